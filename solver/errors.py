@@ -1,0 +1,24 @@
+"""Error classes. Bad input raises a ``ValueError`` subclass whose message
+quotes the input and says where and why."""
+
+from __future__ import annotations
+
+
+class BlokusError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class NotationError(BlokusError, ValueError):
+    """Text that is not a square, a move or a piece name."""
+
+
+class IllegalMoveError(BlokusError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class RecordError(BlokusError, ValueError):
+    """A game record that cannot be read (syntax, or an illegal move in it)."""
+
+
+class PuzzleError(BlokusError, ValueError):
+    """A puzzle file or puzzle definition that is not valid."""

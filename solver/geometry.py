@@ -1,0 +1,221 @@
+"""Board geometry: size, blocked squares, start squares, square names and
+bitboard helpers.
+
+A square is an int ``row * width + col`` (row 0 at the top). A set of squares
+is an int bitmask with bit ``square`` set. Square names follow Pentobi: a
+column letter (``a``.. ``z``, then ``aa``, ``ab``, ...) and a row number
+counted from the bottom, so on the classic board ``a20`` is the top-left
+square and ``a1`` the bottom-left.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator
+
+from .errors import NotationError
+
+Square = int  # row * width + col; e.g. 0 is a20 on the classic board
+Mask = int  # bitmask of squares
+
+COLORS: tuple[str, ...] = ("blue", "yellow", "red", "green")
+COLOR_LETTERS: tuple[str, ...] = ("B", "Y", "R", "G")
+NUM_COLORS = 4
+
+
+def color_index(name: str) -> int:
+    """Colour index of a colour name (``blue``) or letter (``b``)."""
+    key = name.strip().lower()
+    for i, (full, letter) in enumerate(zip(COLORS, COLOR_LETTERS)):
+        if key in (full, letter.lower()):
+            return i
+    raise NotationError(f"unknown colour {name!r} (known: {' '.join(COLORS)})")
+
+
+def column_name(col: int) -> str:
+    """``a``..``z``, then ``aa``, ``ab``, ... (Pentobi's convention)."""
+    if col < 26:
+        return chr(ord("a") + col)
+    return chr(ord("a") + col // 26 - 1) + chr(ord("a") + col % 26)
+
+
+def _column_index(letters: str) -> int:
+    if len(letters) == 1:
+        return ord(letters) - ord("a")
+    if len(letters) == 2:
+        return (ord(letters[0]) - ord("a") + 1) * 26 + ord(letters[1]) - ord("a")
+    return -1
+
+
+_SQUARE_RE = re.compile(r"([a-z]{1,2})([0-9]{1,3})")
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable board shape. ``starts[c]`` holds colour c's start squares;
+    when it is empty, c's first piece may go anywhere."""
+
+    width: int = 20
+    height: int = 20
+    blocked: frozenset[Square] = frozenset()
+    starts: tuple[frozenset[Square], ...] = field(
+        default=(frozenset(),) * NUM_COLORS
+    )
+
+    def __post_init__(self) -> None:
+        if self.width < 1 or self.height < 1:
+            raise ValueError(f"board size {self.width}x{self.height} is empty")
+        if self.width > 26 * 27 or self.height > 999:
+            raise ValueError(f"board size {self.width}x{self.height} is too large")
+        if len(self.starts) != NUM_COLORS:
+            raise ValueError("starts needs one entry per colour")
+        for sq in self.blocked | frozenset().union(*self.starts):
+            if not 0 <= sq < self.size:
+                raise ValueError(f"square index {sq} is off the board")
+
+    # -- constructors -------------------------------------------------------
+    @classmethod
+    def classic(cls) -> "Board":
+        """20 x 20 with start corners blue a20, yellow t20, red t1, green a1."""
+        return cls.rectangle(20, 20, corners=True)
+
+    @classmethod
+    def rectangle(
+        cls, width: int, height: int, corners: bool = False, blocked=()
+    ) -> "Board":
+        """A rectangle, optionally with the four corners as start squares in
+        the classic arrangement (blue top-left, then clockwise)."""
+        starts = (frozenset(),) * NUM_COLORS
+        if corners:
+            w, h = width, height
+            starts = tuple(
+                frozenset([sq])
+                for sq in (0, w - 1, (h - 1) * w + w - 1, (h - 1) * w)
+            )
+        return cls(width, height, frozenset(blocked), starts)
+
+    # -- squares ------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.width * self.height
+
+    def square(self, row: int, col: int) -> Square:
+        return row * self.width + col
+
+    def row_col(self, sq: Square) -> tuple[int, int]:
+        return divmod(sq, self.width)
+
+    def on_board(self, row: int, col: int) -> bool:
+        return 0 <= row < self.height and 0 <= col < self.width
+
+    def square_name(self, sq: Square) -> str:
+        row, col = divmod(sq, self.width)
+        return f"{column_name(col)}{self.height - row}"
+
+    def parse_square(self, text: str) -> Square:
+        """``'a20'`` -> square index; NotationError when malformed or off the board."""
+        t = text.strip().lower()
+        m = _SQUARE_RE.fullmatch(t)
+        if not m:
+            raise NotationError(f"not a square: {text!r}")
+        col = _column_index(m.group(1))
+        number = int(m.group(2))
+        if not (0 <= col < self.width and 1 <= number <= self.height):
+            raise NotationError(
+                f"square {text!r} is off the {self.width}x{self.height} board"
+            )
+        return (self.height - number) * self.width + col
+
+    # -- masks --------------------------------------------------------------
+    @cached_property
+    def full_mask(self) -> Mask:
+        """Every square of the rectangle, blocked or not."""
+        return (1 << self.size) - 1
+
+    @cached_property
+    def blocked_mask(self) -> Mask:
+        return mask_of(self.blocked)
+
+    @cached_property
+    def open_mask(self) -> Mask:
+        """Squares a piece may cover."""
+        return self.full_mask & ~self.blocked_mask
+
+    @cached_property
+    def start_masks(self) -> tuple[Mask, ...]:
+        return tuple(mask_of(s) for s in self.starts)
+
+    @cached_property
+    def _not_left(self) -> Mask:
+        col0 = sum(1 << (r * self.width) for r in range(self.height))
+        return self.full_mask & ~col0
+
+    @cached_property
+    def _not_right(self) -> Mask:
+        last = sum(1 << (r * self.width + self.width - 1) for r in range(self.height))
+        return self.full_mask & ~last
+
+    def shift(self, mask: Mask, drow: int, dcol: int) -> Mask:
+        """Move every square by (drow, dcol) with |drow|, |dcol| <= 1,
+        dropping squares that leave the board."""
+        w = self.width
+        if dcol == 1:
+            mask = (mask & self._not_right) << 1
+        elif dcol == -1:
+            mask = (mask & self._not_left) >> 1
+        if drow == 1:
+            mask <<= w
+        elif drow == -1:
+            mask >>= w
+        return mask & self.full_mask
+
+    def edge_neighbours(self, mask: Mask) -> Mask:
+        """Squares sharing an edge with the set, outside it (blocked included)."""
+        s = self.shift
+        return (s(mask, 1, 0) | s(mask, -1, 0) | s(mask, 0, 1) | s(mask, 0, -1)) & ~mask
+
+    def corner_neighbours(self, mask: Mask) -> Mask:
+        """Squares touching the set only at a corner (blocked included)."""
+        s = self.shift
+        diag = s(mask, 1, 1) | s(mask, 1, -1) | s(mask, -1, 1) | s(mask, -1, -1)
+        return diag & ~mask & ~self.edge_neighbours(mask)
+
+    def king_neighbours(self, sq: Square) -> list[Square]:
+        """The up to 8 squares around sq (ignoring blocked squares)."""
+        row, col = divmod(sq, self.width)
+        return [
+            (row + dr) * self.width + col + dc
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and self.on_board(row + dr, col + dc)
+        ]
+
+    def square_names(self, mask: Mask) -> list[str]:
+        """Names of the squares in a mask, in Pentobi's order (a1, b1, ..., a2, ...)."""
+        return [self.square_name(sq) for sq in pentobi_order(self, squares_of(mask))]
+
+
+def mask_of(squares) -> Mask:
+    m = 0
+    for sq in squares:
+        m |= 1 << sq
+    return m
+
+
+def squares_of(mask: Mask) -> Iterator[Square]:
+    """The squares of a mask, lowest index (top-left) first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def pentobi_order(board: Board, squares) -> list[Square]:
+    """Sort squares as Pentobi writes them: by row from the bottom, then column."""
+    w = board.width
+    return sorted(squares, key=lambda sq: (-(sq // w), sq % w))
+
+
+CLASSIC = Board.classic()
