@@ -1,0 +1,191 @@
+"""Move-generation speed: the incremental generator against a plain bitboard
+generator (no incremental state) and the slow reference, in one run.
+
+    python benchmarks/movegen.py [--games 8] [--seconds 3] [--seed 1]
+
+Positions come from seeded random games, taken at rounds 4, 8, 12 and 16
+(after 16, 32, 48, 64 moves). The incremental generator is timed from the
+candidate state the position had when it was reached (its first call), not
+from a state already pruned by an earlier call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.geometry import CLASSIC, squares_of  # noqa: E402
+from solver.pieces import PIECES  # noqa: E402
+from solver.placements import PlacementTable  # noqa: E402
+from solver.position import Move, Position  # noqa: E402
+from solver import reference  # noqa: E402
+
+ROUNDS = (4, 8, 12, 16)
+
+
+def plain_bitboard_moves(pos: Position, c: int) -> list[int]:
+    """The straightforward generator: walk the attach squares, test every
+    placement covering one against the forbidden mask, dedupe with a set."""
+    t = pos.table
+    f = pos.forbidden[c]
+    key = t.key
+    found = set()
+    for sq in squares_of(pos.reach[c] & ~f):
+        for p in t.covering[sq]:
+            if not key[p] & f:
+                found.add(p)
+    return list(found)
+
+
+def reference_args(pos: Position, c: int):
+    b = pos.board
+    grid = {}
+    for col in range(4):
+        for sq in squares_of(pos.occupied[col]):
+            grid[b.row_col(sq)] = col
+    hand = {PIECES[i].name for i in pos.pieces_left(c)}
+    return grid, b.height, b.width, c, hand, {b.row_col(s) for s in b.starts[c]}
+
+
+def sample_positions(games: int, seed: int) -> dict[int, list[Position]]:
+    """Positions from seeded games in which each colour plays a random move
+    among those of its largest piece left (plain random games end before
+    round 16; this simple policy plays like people and lasts longer)."""
+    found = {r: [] for r in ROUNDS}
+    for g in range(games):
+        rng = random.Random(seed * 1000 + g)
+        pos = Position()
+        while not pos.game_over and len(pos.history) < 4 * ROUNDS[-1]:
+            moves = pos.legal_placements()
+            size = max(pos.table.squares[p].__len__() for p in moves)
+            pos.push(Move(pos.to_move, rng.choice([p for p in moves if len(pos.table.squares[p]) == size])))
+            n = len(pos.history)
+            if n % 4 == 0 and n // 4 in found and not pos.game_over:
+                found[n // 4].append(pos.copy())
+    return found
+
+
+def time_per_call(fn, seconds: float) -> tuple[float, int]:
+    calls, start = 0, time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return elapsed / calls, calls
+
+
+def bench_generation(positions: list[Position], seconds: float) -> dict:
+    fresh = [(pos, pos.to_move, pos.cands[pos.to_move]) for pos in positions]
+    counts = [len(pos.legal_placements(c)) for pos, c, _ in fresh]
+    for (pos, c, cands), n in zip(fresh, counts):
+        assert sorted(plain_bitboard_moves(pos, c)) == sorted(pos.legal_placements(c))
+        assert len(reference.legal_moves(*reference_args(pos, c))) == n
+
+    def fast():
+        for pos, c, cands in fresh:
+            pos.cands[c] = cands
+            pos.legal_placements(c)
+
+    def plain():
+        for pos, c, _ in fresh:
+            plain_bitboard_moves(pos, c)
+
+    args = [reference_args(pos, c) for pos, c, _ in fresh]
+
+    def slow():
+        for a in args:
+            reference.legal_moves(*a)
+
+    k = len(fresh)
+    t_fast, _ = time_per_call(fast, seconds)
+    t_plain, _ = time_per_call(plain, seconds)
+    t_slow, _ = time_per_call(slow, seconds)
+    moves = sum(counts) / k
+    return {
+        "positions": k,
+        "moves": moves,
+        "fast_us": t_fast / k * 1e6,
+        "plain_us": t_plain / k * 1e6,
+        "slow_us": t_slow / k * 1e6,
+    }
+
+
+def fast_playouts(seconds: float, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    games = plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        pos = Position()
+        while pos.to_move is not None:
+            pos.push(Move(pos.to_move, rng.choice(pos.legal_placements())))
+        games += 1
+        plies += len(pos.history)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, plies / games
+
+
+def slow_playouts(seconds: float, seed: int) -> float:
+    """Whole random games driven only by the reference generator."""
+    rng = random.Random(seed)
+    b = CLASSIC
+    games, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        grid: dict = {}
+        hands = [{p.name for p in PIECES} for _ in range(4)]
+        starts = [{b.row_col(s) for s in b.starts[c]} for c in range(4)]
+        color, idle = 0, 0
+        while idle < 4:
+            moves = reference.legal_moves(grid, b.height, b.width, color, hands[color], starts[color])
+            if moves:
+                idle = 0
+                squares = rng.choice(sorted(moves, key=sorted))
+                for sq in squares:
+                    grid[sq] = color
+                shape = frozenset((r - min(x for x, _ in squares), c - min(y for _, y in squares)) for r, c in squares)
+                name = next(n for n, os in reference.ORIENTATIONS.items() if shape in os)
+                hands[color].discard(name)
+            else:
+                idle += 1
+            color = (color + 1) % 4
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=16, help="random games to sample positions from")
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    start = time.perf_counter()
+    PlacementTable(CLASSIC)
+    print(f"placement table build (20x20, 30,433 placements): {(time.perf_counter() - start) * 1e3:.0f} ms")
+    Position()  # warm the cached table
+
+    samples = sample_positions(args.games, args.seed)
+    print()
+    print("full legal-move generation for the colour to move (us per generation)")
+    print(f"{'round':>5} {'pos':>4} {'moves':>6} | {'fast us':>8} {'moves/s':>9} | {'plain us':>8} {'ratio':>6} | {'slow us':>9} {'ratio':>6}")
+    for r in ROUNDS:
+        if not samples[r]:
+            continue
+        s = bench_generation(samples[r], args.seconds)
+        print(
+            f"{r:>5} {s['positions']:>4} {s['moves']:>6.0f} | {s['fast_us']:>8.1f} {s['moves'] / s['fast_us'] * 1e6 / 1e6:>7.2f} M |"
+            f" {s['plain_us']:>8.1f} {s['plain_us'] / s['fast_us']:>5.1f}x | {s['slow_us']:>9.0f} {s['slow_us'] / s['fast_us']:>5.0f}x"
+        )
+    print()
+    rate, plies = fast_playouts(args.seconds * 2, args.seed)
+    slow = slow_playouts(args.seconds * 2, args.seed)
+    print(f"random playouts, whole four-colour games: fast {rate:.0f}/s ({plies:.1f} moves each), slow reference {slow:.2f}/s, ratio {rate / slow:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
