@@ -74,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("blokus: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into e.g. head: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _emit_json(obj) -> None:

@@ -21,6 +21,28 @@ from .pieces import ALL_PIECES_MASK, MONOMINO, PIECE_SIZES, PIECES
 from .placements import Placement, PlacementTable, placement_table
 
 
+def grow_candidates(
+    t: PlacementTable, p: Placement, fc: Mask, reach: Mask, cands: tuple[Placement, ...]
+) -> tuple[Mask, tuple[Placement, ...]]:
+    """After a colour placed ``p`` (``fc``: its forbidden mask afterwards),
+    register the new attach squares at p's corners and append the placements
+    through them to the candidates. ``reach`` holds every attach square ever
+    registered: a placement through an old one is already a candidate (or
+    was forbidden then, and so is now), and one through several new squares
+    is added once, at the first. Returns the new (reach, candidates)."""
+    fresh = t.corner[p] & ~fc & ~reach
+    key = t.key
+    new: list[Placement] = []
+    seen = reach
+    while fresh:
+        low = fresh & -fresh
+        fresh ^= low
+        block = fc | seen
+        seen |= low
+        new += [q for q in t.attach_candidates(low.bit_length() - 1, fc) if not key[q] & block]
+    return seen, cands + tuple(new)
+
+
 class Move(NamedTuple):
     """A colour placing one placement (an index into the board's table)."""
 
@@ -206,11 +228,12 @@ class Position:
             return f"{COLORS[c]}'s first piece must cover its start square {names}"
         return None
 
-    def check_move(self, move: Move) -> None:
-        """Raise IllegalMoveError (quoting the move) unless it is legal."""
+    def check_move(self, move: Move, text: str | None = None) -> None:
+        """Raise IllegalMoveError (quoting ``text``, or the move's squares)
+        unless it is legal."""
         reason = self.illegal_reason(move)
         if reason is not None:
-            text = self.table.name(move.placement)
+            text = self.table.name(move.placement) if text is None else text
             raise IllegalMoveError(f"illegal move {text!r} for {COLORS[move.color]}: {reason}")
 
     def parse_move(self, text: str, color: int | None = None) -> Move:
@@ -221,7 +244,7 @@ class Position:
         if c is None:
             raise IllegalMoveError(f"illegal move {text!r}: the game is over")
         move = Move(c, p)
-        self.check_move(move)
+        self.check_move(move, text)
         return move
 
     # -- play -----------------------------------------------------------------
@@ -246,18 +269,9 @@ class Position:
         self.occupied[c] |= m
         self.hand[c] &= ~(1 << piece)
         self.last_piece[c] = piece
-        seen = 0 if first else self.reach[c]
-        fresh = t.corner[p] & ~fc & ~seen
-        self.reach[c] = seen | fresh
-        key = t.key
-        new: list[Placement] = []
-        while fresh:
-            low = fresh & -fresh
-            fresh ^= low
-            block = fc | seen
-            seen |= low
-            new += [q for q in t.attach_candidates(low.bit_length() - 1, fc) if not key[q] & block]
-        self.cands[c] = tuple(new) if first else self.cands[c] + tuple(new)
+        self.reach[c], self.cands[c] = grow_candidates(
+            t, p, fc, 0 if first else self.reach[c], () if first else self.cands[c]
+        )
         self.history.append(move)
         self.to_move = self._next_to_move(c)
 

@@ -181,7 +181,7 @@ class GameRecord:
 
     @property
     def move_count(self) -> int:
-        return sum(1 for n in self.nodes if _move_prop(n) is not None)
+        return sum(1 for n in self.nodes if _move_prop(n, self.source) is not None)
 
     def position(self, moves: int | None = None) -> Position:
         """Replay the main line up to ``moves`` moves (default: all).
@@ -196,10 +196,10 @@ class GameRecord:
         pos = Position(CLASSIC)
         done = 0
         for node in self.nodes:
-            if done == moves and _move_prop(node) is not None:
-                break
+            prop = _move_prop(node, self.source)
+            if done == moves and prop is not None:
+                break  # everything before move N + 1, set-up nodes included
             self._apply_setup(pos, node)
-            prop = _move_prop(node)
             if prop is None:
                 continue
             done += 1
@@ -244,10 +244,13 @@ def _player(value: str) -> int:
     raise NotationError(f"PL[{value}] is not a colour (1..4)")
 
 
-def _move_prop(node: SgfNode) -> SgfProperty | None:
+def _move_prop(node: SgfNode, source: str) -> SgfProperty | None:
     found = [p for p in node.props if p.ident in MOVE_PROPS]
     if len(found) > 1:
-        raise RecordError(f"line {found[1].line}: a node holds two moves ({found[0].ident} and {found[1].ident})")
+        second = found[1]
+        raise RecordError(
+            f"{source}:{second.line}:{second.col}: a node holds two moves ({found[0].ident} and {second.ident})"
+        )
     return found[0] if found else None
 
 
@@ -267,7 +270,7 @@ def read_record(text: str, source: str = "<text>") -> GameRecord:
     while nodes[-1].children:
         nodes.append(nodes[-1].children[0])
     for node in nodes:
-        _move_prop(node)  # reject nodes with two moves early
+        _move_prop(node, source)  # reject nodes with two moves early
         for bad in ("B", "W", "AB", "AW"):
             prop = node.get(bad)
             if prop:

@@ -79,11 +79,11 @@ def test_overlap_and_used_piece():
     pos = Position()
     play(pos, BLUE, "a20,b20")
     with pytest.raises(IllegalMoveError) as e:
-        pos.parse_move("c19,b20", BLUE) if False else pos.parse_move("b20,b19,b18", BLUE)
-    assert str(e.value) == "illegal move 'b18,b19,b20' for blue: it overlaps a piece on b20"
+        pos.parse_move("b20,b19,b18", BLUE)
+    assert str(e.value) == "illegal move 'b20,b19,b18' for blue: it overlaps a piece on b20"
     with pytest.raises(IllegalMoveError) as e:
         pos.parse_move("c19,c18", BLUE)
-    assert str(e.value) == "illegal move 'c18,c19' for blue: blue has already used piece 2"
+    assert str(e.value) == "illegal move 'c19,c18' for blue: blue has already used piece 2"
 
 
 def test_pass_only_when_no_legal_move_and_game_end():

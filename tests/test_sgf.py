@@ -1,0 +1,563 @@
+"""Reading and writing Pentobi game records (``solver.sgf``).
+
+The records under ``tests/data`` were made for these tests from legal games
+played with the package (seeded random games), then laid out by hand the
+way Pentobi writes files: variations, indentation, TE/BM annotations and
+comments with escaped brackets. Expected outcomes are computed here from the
+record text with helpers that share no code with the package (square
+names, squares per colour), or written out literally.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from solver import PIECES, Position, RecordError
+from solver.sgf import load_record, parse_sgf, read_record, write_record
+
+DATA = Path(__file__).parent / "data"
+COLOR_NAMES = ("blue", "yellow", "red", "green")
+
+
+# -- helpers independent of the package ---------------------------------------
+
+def sq(name: str) -> int:
+    """Square index of a name like 'a20' on the 20x20 board (row 0 on top)."""
+    col = ord(name[0]) - ord("a")
+    number = int(name[1:])
+    return (20 - number) * 20 + col
+
+
+def squares(value: str) -> list[str]:
+    return [s.strip() for s in value.split(",")]
+
+
+def pentobi_key(name: str) -> tuple[int, int]:
+    """Pentobi writes a1, b1, ..., t1, a2, ...: row number first, then column."""
+    return int(name[1:]), ord(name[0]) - ord("a")
+
+
+def move_values(text: str) -> list[tuple[int, str]]:
+    """(colour index, squares text) of every move node in the text, in order."""
+    return [(int(c) - 1, v) for c, v in re.findall(r";\s*([1-4])\[([^\]]*)\]", text)]
+
+
+def hand_names(pos: Position, color: int) -> set[str]:
+    return {PIECES[i].name for i in pos.pieces_left(color)}
+
+
+def random_game(seed: int, limit: int | None = None) -> Position:
+    rng = random.Random(seed)
+    pos = Position()
+    while not pos.game_over and (limit is None or len(pos.history) < limit):
+        pos.push(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def read_data(name: str) -> str:
+    return (DATA / name).read_text(encoding="utf-8")
+
+
+# The main line of tests/data/variations.blksgf, and squares that only its
+# side variations cover.
+VARIATIONS_MAIN = [
+    (0, "b17,b18,b19,a20,b20"),
+    (1, "t17,s18,t18,t19,t20"),
+    (2, "s1,t1,r2,s2,t2"),
+    (3, "a1,b1,c1,d1,b2"),
+    (0, "e15,c16,d16,e16,f16"),
+    (1, "r15,r16,q17,r17,q18"),
+    (2, "o1,p1,q1,p2,p3"),
+    (3, "f1,g1,e2,f2,f3"),
+    (0, "g17,g18,g19,h19,i19"),
+    (1, "o16,p16,n17,o17,o18"),
+]
+SIDE_ONLY_SQUARES = ["a18", "r1", "a2", "c2", "b15", "o3", "q3", "p4", "g2", "a12", "o15", "q4", "r5", "g6"]
+
+
+# -- reading: main line and variations -----------------------------------------
+
+class TestMainLine:
+    def test_main_line_is_first_child_everywhere(self):
+        rec = read_record(read_data("variations.blksgf"), "variations.blksgf")
+        assert rec.variant == "Blokus"
+        assert not rec.two_player
+        assert rec.move_count == len(VARIATIONS_MAIN) == 10
+        pos = rec.position()
+        assert [(c, pos.table.name(p)) for c, p in pos.history] == VARIATIONS_MAIN
+        for color, value in VARIATIONS_MAIN:
+            for name in squares(value):
+                assert pos.color_at(sq(name)) == color, name
+        occupied = sum(len(squares(v)) for _, v in VARIATIONS_MAIN)
+        assert sum(bin(m).count("1") for m in pos.occupied) == occupied
+        # Squares that only the second, third... variations cover stay empty.
+        for name in SIDE_ONLY_SQUARES:
+            assert pos.color_at(sq(name)) is None, name
+        # Blue's first move in the main line is the L5; the side line's L4
+        # was not played, so blue still holds the L4.
+        assert "L5" not in hand_names(pos, 0)
+        assert "L4" in hand_names(pos, 0)
+        assert pos.to_move == 2  # red moves after yellow's 10th move
+
+    def test_variations_at_root_and_deeper(self):
+        roots = parse_sgf(read_data("variations.blksgf"))
+        assert len(roots) == 1
+        root = roots[0]
+        assert len(root.children) == 2  # two variations of blue's first move
+        assert root.children[0].get("1").values == ["b17,b18,b19,a20,b20"]
+        assert root.children[1].get("1").values == ["a18,a19,a20,b20"]
+        yellow = root.children[0].children[0]
+        assert [c.get("3").values[0] for c in yellow.children] == ["s1,t1,r2,s2,t2", "r1,s1,t1,s2"]
+
+    def test_position_after_n_moves(self):
+        rec = read_record(read_data("variations.blksgf"))
+        for n in range(len(VARIATIONS_MAIN) + 1):
+            pos = rec.position(n)
+            assert len(pos.history) == n
+            placed = {sq(s) for _, v in VARIATIONS_MAIN[:n] for s in squares(v)}
+            on_board = {s for s in range(400) if pos.color_at(s) is not None}
+            assert on_board == placed
+            # Every colour can still move here, so the next node's colour moves.
+            expected = VARIATIONS_MAIN[n][0] if n < len(VARIATIONS_MAIN) else 2
+            assert pos.to_move == expected
+
+    def test_comments_and_escapes_kept(self):
+        rec = read_record(read_data("variations.blksgf"))
+        comment = rec.nodes[0].get("C").values[0]
+        assert comment == "Main line first, side variations after it.\nBrackets in comments are escaped: a ] b \\ c"
+        assert rec.nodes[0].get("GN").values == ["Variations test"]
+        green = rec.nodes[8]
+        assert green.get("4").values == ["f1,g1,e2,f2,f3"]
+        assert green.get("C").values == ["Green's F."]
+        assert rec.nodes[1].get("TE").values == ["1"]
+
+    def test_escaped_bracket_in_a_side_variation_comment(self):
+        rec = read_record(read_data("two_player.blksgf"))
+        roots = parse_sgf(read_data("two_player.blksgf"))
+        node = roots[0]
+        while len(node.children) == 1:
+            node = node.children[0]
+        assert len(node.children) == 2
+        side = node.children[1]
+        assert side.get("BM").values == ["1"]
+        assert side.get("C").values == ["Worse: it leaves ] a hole."]
+        # The side variation's green domino j4,k4 is not played: the main
+        # line's O on j4,k4,j5,k5 is.
+        pos = rec.position()
+        assert {pos.color_at(sq(s)) for s in ("j4", "k4", "j5", "k5")} == {3}
+
+    def test_whitespace_indentation_and_annotations_tolerated(self):
+        moves = VARIATIONS_MAIN[:6]
+        compact = "(;GM[Blokus]" + "".join(f";{c + 1}[{v}]" for c, v in moves) + ")"
+        spaced = (
+            "\ufeff  \r\n(\r\n\t;GM [Blokus]\r\n  CA[UTF-8] AP[Pentobi:18.4]\r\n"
+            + "".join(
+                f"   ;  {c + 1}\t[ {v.replace(',', ', ')} ]  TE[1]\r\n  C[note {i}: \\]\\\\]\r\n"
+                for i, (c, v) in enumerate(moves)
+            )
+            + "\r\n)\r\n\r\n"
+        )
+        a = read_record(compact).position()
+        b = read_record(spaced).position()
+        assert a.state_key() == b.state_key()
+        assert a.history == b.history
+        assert len(b.history) == 6
+        assert read_record(spaced).nodes[2].get("C").values == ["note 1: ]\\"]
+
+    def test_soft_line_break_in_comment(self):
+        rec = read_record("(;GM[Blokus]C[one \\\ntwo\nthree];1[a20])")
+        assert rec.nodes[0].get("C").values == ["one two\nthree"]
+        assert rec.position().color_at(sq("a20")) == 0
+
+    def test_only_first_game_of_a_collection(self):
+        text = "(;GM[Blokus];1[a20])\n(;GM[Blokus];1[a20,b20])\n"
+        pos = read_record(text).position()
+        assert pos.color_at(sq("a20")) == 0
+        assert pos.color_at(sq("b20")) is None
+
+    def test_move_out_of_rotation_accepted(self):
+        # Blue plays twice in a row: legal for blue, so accepted; then the
+        # turn passes to the colour after blue.
+        pos = read_record("(;GM[Blokus];1[a20];1[b19,c19])").position()
+        assert pos.color_at(sq("b19")) == 0 and pos.color_at(sq("c19")) == 0
+        assert [c for c, _ in pos.history] == [0, 0]
+        assert pos.to_move == 1
+        # A first move by yellow with no blue move before it.
+        pos = read_record("(;GM[Blokus];2[t20,t19])").position()
+        assert pos.color_at(sq("t19")) == 1
+        assert pos.to_move == 2
+
+
+# -- two-player ----------------------------------------------------------------
+
+class TestTwoPlayer:
+    def main_line_moves(self):
+        text = read_data("two_player.blksgf")
+        return move_values(text[: text.rindex("(\n ;")])  # drop the last (side) variation
+
+    def test_variant_and_final_scores(self):
+        rec = load_record(str(DATA / "two_player.blksgf"))
+        assert rec.variant == "Blokus Two-Player"
+        assert rec.two_player
+        moves = self.main_line_moves()
+        assert rec.move_count == len(moves) == 59
+        pos = rec.position()
+        assert pos.game_over and pos.to_move is None
+        placed = [sum(len(squares(v)) for c, v in moves if c == k) for k in range(4)]
+        counts = [sum(1 for c, _ in moves if c == k) for k in range(4)]
+        assert max(counts) < 21  # nobody placed every piece: score = -squares left
+        expected = [-(89 - n) for n in placed]
+        assert pos.scores() == expected == [-28, -34, -33, -23]
+        assert pos.scores(basic=True) == [89 - n for n in placed]
+        seat1, seat2 = pos.seat_scores()
+        assert (seat1, seat2) == (expected[0] + expected[2], expected[1] + expected[3]) == (-61, -57)
+        assert seat1 + seat2 == sum(pos.scores())
+        for k in range(4):
+            assert len(pos.pieces_left(k)) == 21 - counts[k]
+
+    def test_to_move_follows_passes(self):
+        # Near the end yellow and red cannot move: after blue's 57th move the
+        # next node is green's, and after it green moves again.
+        rec = read_record(read_data("two_player.blksgf"))
+        moves = self.main_line_moves()
+        assert [c for c, _ in moves[56:]] == [0, 3, 3]
+        for n in range(len(moves)):
+            assert rec.position(n).to_move == moves[n][0], n
+        pos = rec.position(57)
+        assert pos.to_move == 3
+        assert pos.legal_placements(1) == [] and pos.legal_placements(2) == []
+
+
+# -- set-up ----------------------------------------------------------------------
+
+SETUP_ROOT = {
+    0: ["b18,a19,b19,a20", "e19,f19,c20,d20,e20"],  # Z4, N
+    1: ["t17,t18,t19,t20", "r15,s15,s16"],  # I4, V3
+    2: ["t1,q2,r2,s2,t2", "o2,n3,o3,p3"],  # L5, T4
+    3: ["a1,a2,b2,c2,a3", "d3,e3,d4"],  # T5, V3
+}
+
+
+class TestSetup:
+    def test_root_setup_with_player(self):
+        rec = read_record(read_data("setup.blksgf"))
+        assert rec.move_count == 7
+        pos = rec.position(0)
+        assert pos.history == []
+        for color, values in SETUP_ROOT.items():
+            for value in values:
+                for name in squares(value):
+                    assert pos.color_at(sq(name)) == color
+        assert sum(bin(m).count("1") for m in pos.occupied) == 4 + 5 + 4 + 3 + 5 + 4 + 5 + 3
+        assert hand_names(pos, 0) == {p.name for p in PIECES} - {"Z4", "N"}
+        assert hand_names(pos, 1) == {p.name for p in PIECES} - {"I4", "V3"}
+        assert hand_names(pos, 2) == {p.name for p in PIECES} - {"L5", "T4"}
+        assert hand_names(pos, 3) == {p.name for p in PIECES} - {"T5", "V3"}
+        assert pos.to_move == 1  # PL[2]: yellow, not blue
+        # The set-up pieces count as placed: blue's next piece must touch
+        # them at a corner, not cover a20 again.
+        assert all(pos.table.mask[p] & (1 << sq("a20")) == 0 for p in pos.legal_placements(0))
+
+    def test_later_setup_with_ae(self):
+        rec = read_record(read_data("setup.blksgf"))
+        pos = rec.position()
+        # AE in the later node took red's T4 off the board and back to hand.
+        for name in ("o2", "n3", "o3", "p3"):
+            assert pos.color_at(sq(name)) is None
+        assert "T4" in hand_names(pos, 2)
+        assert hand_names(pos, 2) == {p.name for p in PIECES} - {"L5", "V5"}
+        # A4 in the same node added a green X.
+        for name in ("j9", "i10", "j10", "k10", "j11"):
+            assert pos.color_at(sq(name)) == 3
+        assert hand_names(pos, 3) == {p.name for p in PIECES} - {"T5", "V3", "L5", "X", "Y"}
+        assert len(pos.pieces_left(0)) == 17 and len(pos.pieces_left(1)) == 17
+        # The three moves after the set-up node are on the board.
+        for color, value in [(3, "g2,g3,f4,g4,g5"), (0, "i18,i19,g20,h20,i20"), (1, "q16,q17,r17,r18")]:
+            assert all(pos.color_at(sq(s)) == color for s in squares(value))
+        assert pos.to_move == 2
+
+    def test_later_setup_player_sets_colour_to_move(self):
+        text = read_data("setup.blksgf")
+        cut = text.index(";4[g2,g3")
+        pos = read_record(text[:cut] + ")").position()
+        # Without PL[4] red would be next (blue made the last move).
+        assert pos.to_move == 3
+
+    def test_ae_returns_played_piece_to_hand(self):
+        pos = read_record("(;GM[Blokus];1[a20];2[t20];AE[a20])").position()
+        assert pos.color_at(sq("a20")) is None
+        assert pos.color_at(sq("t20")) == 1
+        assert len(pos.pieces_left(0)) == 21
+        assert "1" not in hand_names(pos, 1)
+        # Blue has no piece on the board again: its first piece must cover a20.
+        assert pos.legal_placements(0)
+        assert all(pos.table.mask[p] >> sq("a20") & 1 for p in pos.legal_placements(0))
+        # ... and the monomino may be played again.
+        pos = read_record("(;GM[Blokus];1[a20];2[t20];AE[a20];1[a20])").position()
+        assert pos.color_at(sq("a20")) == 0
+        assert "1" not in hand_names(pos, 0)
+
+    def test_setup_in_root_counts_as_position_zero(self):
+        rec = read_record("(;GM[Blokus]A3[t1,t2]PL[3];3[s3,s4,s5])")
+        pos0 = rec.position(0)
+        assert pos0.color_at(sq("t1")) == 2 and pos0.to_move == 2
+        pos = rec.position()
+        assert pos.color_at(sq("s5")) == 2
+        assert hand_names(pos, 2) == {p.name for p in PIECES} - {"2", "I3"}
+        assert pos.to_move == 3
+
+    def test_multiple_setup_values_one_piece_each(self):
+        pos = read_record("(;GM[Blokus]A1[a20][b19,c19][d18,e18,f18]PL[1])").position()
+        assert hand_names(pos, 0) == {p.name for p in PIECES} - {"1", "2", "I3"}
+        assert {pos.color_at(sq(s)) for s in ("a20", "b19", "c19", "d18", "e18", "f18")} == {0}
+        assert pos.color_at(sq("d19")) is None
+        assert pos.to_move == 0
+
+
+# -- round trip ----------------------------------------------------------------------
+
+class TestRoundTrip:
+    @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+    def test_random_complete_games(self, seed):
+        pos = random_game(seed)
+        assert pos.game_over
+        text = write_record(pos)
+        back = read_record(text).position()
+        assert back.state_key() == pos.state_key()
+        assert back.history == pos.history
+        assert back.scores() == pos.scores()
+        assert back.game_over
+
+    @pytest.mark.parametrize("seed", [6, 7])
+    def test_two_player_flag_round_trips(self, seed):
+        pos = random_game(seed)
+        text = write_record(pos, two_player=True)
+        rec = read_record(text)
+        assert rec.variant == "Blokus Two-Player" and rec.two_player
+        assert rec.position().state_key() == pos.state_key()
+        assert not read_record(write_record(pos)).two_player
+
+    @pytest.mark.parametrize("seed", [1, 8])
+    def test_written_text_follows_pentobi_conventions(self, seed):
+        pos = random_game(seed)
+        text = write_record(pos)
+        lines = text.splitlines()
+        assert lines[0] == "("
+        assert lines[-1] == ")"
+        assert lines[1].startswith(";GM[Blokus]")
+        assert parse_sgf(text)[0].props[0].ident == "GM"
+        node_lines = lines[2:-1]
+        assert len(node_lines) == len(pos.history)
+        for line, (color, p) in zip(node_lines, pos.history):
+            m = re.fullmatch(r";([1-4])\[([a-t0-9,]+)\]", line)
+            assert m, line
+            assert int(m.group(1)) == color + 1
+            names = squares(m.group(2))
+            assert names == sorted(names, key=pentobi_key)
+            assert {sq(n) for n in names} == set(pos.table.squares[p])
+
+    def test_square_order_of_a_known_move(self):
+        pos = Position()
+        pos.push(pos.parse_move("a20,a19,a18,b18,a17"))  # given top to bottom
+        text = write_record(pos)
+        assert text.splitlines()[2] == ";1[a17,a18,b18,a19,a20]"
+
+    def test_comments_round_trip(self):
+        pos = random_game(3, limit=6)
+        text = write_record(pos, comments={0: "root [x] \\ y", 4: "a ] b"})
+        assert "C[root [x\\] \\\\ y]" in text
+        rec = read_record(text)
+        assert rec.nodes[0].get("C").values == ["root [x] \\ y"]
+        assert rec.nodes[4].get("C").values == ["a ] b"]
+        assert rec.nodes[3].get("C") is None
+        assert rec.position().state_key() == pos.state_key()
+
+    def test_file_on_disk(self, tmp_path):
+        pos = random_game(9)
+        path = tmp_path / "game.blksgf"
+        path.write_text(write_record(pos), encoding="utf-8")
+        rec = load_record(str(path))
+        assert rec.position().history == pos.history
+
+    def test_data_records_round_trip(self):
+        for name in ("variations.blksgf", "two_player.blksgf"):
+            rec = read_record(read_data(name))
+            pos = rec.position()
+            again = read_record(write_record(pos, two_player=rec.two_player))
+            assert again.variant == rec.variant
+            assert again.position().state_key() == pos.state_key()
+            assert again.position().history == pos.history
+
+    def test_setup_record_round_trips(self):
+        rec = read_record(read_data("setup.blksgf"))
+        pos0 = rec.position(0)
+        text = write_record(pos0)
+        root = text.splitlines()[1]
+        assert root.startswith(";GM[Blokus]")
+        for prop in ("A1[", "A2[", "A3[", "A4[", "PL[2]"):
+            assert prop in root
+        back = read_record(text).position()
+        assert back.state_key() == pos0.state_key()
+        assert back.to_move == 1
+        # The whole record, later set-up node included.
+        pos = rec.position()
+        back = read_record(write_record(pos)).position()
+        assert back.state_key() == pos.state_key()
+        assert back.history == pos.history
+
+
+# -- errors ------------------------------------------------------------------------
+
+def record_error(text: str, source: str = "game.blksgf", moves: int | None = None) -> str:
+    with pytest.raises(RecordError) as info:
+        read_record(text, source).position(moves)
+    assert isinstance(info.value, ValueError)
+    return str(info.value)
+
+
+OPENING = "(\n;GM[Blokus]\n;1[a20]\n;2[t20]\n;3[t1]\n;4[a1]\n"  # moves 1-4 on lines 3-6
+
+
+class TestErrors:
+    def test_unclosed_bracket(self):
+        msg = record_error("(;GM[Blokus]\n;1[a20]\n;2[t20")
+        assert msg.startswith("game.blksgf:3:3:")
+        assert "end of file inside a property value" in msg
+
+    def test_missing_close_paren(self):
+        msg = record_error("(;GM[Blokus]\n;1[a20]\n;2[t20]\n")
+        assert msg.startswith("game.blksgf:4:1:")
+        assert "not closed" in msg and "')'" in msg
+
+    def test_missing_close_paren_of_outer_tree(self):
+        msg = record_error("(;GM[Blokus]\n(;1[a20]\n;2[t20])\n")
+        assert msg.startswith("game.blksgf:4:1:")
+        assert "expected ')'" in msg and "end of file" in msg
+
+    def test_stray_character_names_line_and_column(self):
+        msg = record_error("(;GM[Blokus]\n;1[a20]\n  %;2[t20])")
+        assert msg.startswith("game.blksgf:3:3:")
+        assert "'%'" in msg
+
+    def test_property_without_value(self):
+        msg = record_error("(;GM[Blokus]\n;1[a20] TE\n)")
+        assert msg.startswith("game.blksgf:2:9:")
+        assert "TE has no value" in msg
+
+    def test_not_sgf(self):
+        assert "game.blksgf:1:1:" in record_error("GM[Blokus]")
+        assert "no game tree" in record_error("   \n")
+
+    def test_missing_gm(self):
+        msg = record_error("(;FF[4]CA[UTF-8]\n;1[a20])")
+        assert msg.startswith("game.blksgf:1:2:")
+        assert "no GM property" in msg
+
+    @pytest.mark.parametrize("game", ["Blokus Duo", "Blokus Trigon", "1"])
+    def test_unsupported_gm(self, game):
+        msg = record_error(f"(;FF[4]GM[{game}]\n;1[a20])")
+        assert msg.startswith("game.blksgf:1:8:")
+        assert f"unsupported game GM[{game}]" in msg
+        assert "Blokus Two-Player" in msg
+
+    def test_go_properties_rejected(self):
+        msg = record_error("(;GM[Blokus]\n;B[aa])")
+        assert msg.startswith("game.blksgf:2:2:")
+        assert "property B" in msg
+
+    @pytest.mark.parametrize(
+        "move, reason",
+        [
+            ("a20,b20", "it overlaps a piece on a20"),
+            ("b20,c20", "b20 shares an edge with a blue piece"),
+            ("c18,d18", "it does not touch a blue piece at a corner"),
+            ("b19", "blue has already used piece 1"),
+        ],
+    )
+    def test_illegal_move_reasons(self, move, reason):
+        msg = record_error(OPENING + f"  ;1[{move}]TE[1]\n)")
+        assert msg.startswith("game.blksgf: move 5 (line 7):")
+        assert f"'{move}'" in msg
+        assert "blue" in msg
+        assert msg.endswith(reason)
+
+    def test_first_piece_not_on_start_corner(self):
+        msg = record_error("(\n;GM[Blokus]\n;1[a20]\n;2[s19,s20]\n)")
+        assert msg.startswith("game.blksgf: move 2 (line 4):")
+        assert "'s19,s20'" in msg and "yellow" in msg
+        assert msg.endswith("yellow's first piece must cover its start square t20")
+
+    def test_illegal_move_quoted_as_written(self):
+        msg = record_error("(\n;GM[Blokus]\n;1[a20]\n;2[s20,s19]\n)")
+        assert "'s20,s19'" in msg
+
+    def test_illegal_move_on_a_later_line(self):
+        # The fifth move is fine; the sixth, on line 9 after a comment
+        # spanning two lines, is not.
+        text = OPENING + ";1[b19,c19]C[two\nlines]\n;2[t20,s20]\n)"
+        msg = record_error(text)
+        assert msg.startswith("game.blksgf: move 6 (line 9):")
+        assert "overlaps a piece on t20" in msg
+
+    def test_illegal_move_in_position_n_only_when_reached(self):
+        text = OPENING + ";1[c18,d18]\n)"
+        assert read_record(text).position(4).color_at(sq("a1")) == 3
+        assert "move 5" in record_error(text, moves=5)
+
+    @pytest.mark.parametrize(
+        "value, part",
+        [
+            ("b19,z5", "square 'z5' is off the 20x20 board"),
+            ("b19,b21", "square 'b21' is off the 20x20 board"),
+            ("b19,19", "not a square: '19'"),
+            ("b19,b19", "a square appears twice"),
+            ("b19,d17", "the squares are not a piece shape"),
+            ("b19,c19,d19,e19,f19,g19", "the squares are not a piece shape"),
+            ("", "not a move"),
+        ],
+    )
+    def test_malformed_moves(self, value, part):
+        msg = record_error(OPENING + f";1[{value}]\n)")
+        assert msg.startswith("game.blksgf: move 5 (line 7):")
+        assert part in msg
+
+    def test_two_values_in_one_move(self):
+        msg = record_error(OPENING + ";1[b19][c18]\n)")
+        assert "move 5 (line 7)" in msg and "found 2" in msg
+
+    def test_two_moves_in_one_node(self):
+        msg = record_error("(;GM[Blokus]\n;1[a20]2[t20])")
+        assert msg == "game.blksgf:2:8: a node holds two moves (1 and 2)"
+
+    @pytest.mark.parametrize(
+        "text, part",
+        [
+            ("(;GM[Blokus]\n;1[a20];AE[b20])", "AE[b20] removes a piece that is not on the board"),
+            ("(;GM[Blokus]\n;A1[a20][a20,b20])", "overlaps another piece"),
+            ("(;GM[Blokus]\n;A1[a20][c18])", "blue piece 1 is already on the board"),
+            ("(;GM[Blokus]\n;PL[5])", "PL[5] is not a colour"),
+            ("(;GM[Blokus]\n;A2[a20,c20])", "not a piece shape"),
+        ],
+    )
+    def test_bad_setup(self, text, part):
+        msg = record_error(text)
+        assert "game.blksgf:2:" in msg and "bad set-up" in msg
+        assert part in msg
+
+    @pytest.mark.parametrize("n", [5, 100, -1])
+    def test_position_out_of_range(self, n):
+        rec = read_record(OPENING + ")", "game.blksgf")
+        with pytest.raises(RecordError, match=rf"move {n} is out of range: the record has 4 moves"):
+            rec.position(n)
+
+    def test_load_missing_and_non_utf8(self, tmp_path):
+        with pytest.raises(RecordError, match="cannot read"):
+            load_record(str(tmp_path / "nope.blksgf"))
+        bad = tmp_path / "bad.blksgf"
+        bad.write_bytes(b"(;GM[Blokus]C[\xff\xfe])")
+        with pytest.raises(RecordError, match="not UTF-8"):
+            load_record(str(bad))
