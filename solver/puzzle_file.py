@@ -1,0 +1,634 @@
+"""Puzzle files: TOML text describing a :class:`~solver.puzzle.Puzzle`.
+
+A complete example (only ``[pieces]`` and a board size or drawing are required)::
+
+    name = "stars-7x7"          # default: the file name without .toml
+    description = "Cover every star with the three blue pieces."
+
+    [board]
+    size = "7x7"                # WIDTHxHEIGHT; optional when rows is given
+    # starts = "corners"        # "corners", "none" (default), or a table:
+                                # {blue = "a7", yellow = ["g7", "f7"]}
+    rows = \"\"\"
+    b * . . . . .
+    . . . * . . .
+    . . R R . # .
+    . . . R R . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    \"\"\"
+
+    [pieces]                    # the colours taking part, and their pieces
+    blue = "L5 T4 V3"           # "all", a list ["L5", "T4"] or names in a string
+    # red takes no part: its set-up piece is an obstacle
+
+    [rules]
+    connect = "game"            # game (default) | touch | free
+    monomino_last = false
+    same_shape = "none"         # none (default) | edge | corner
+    stars = ["g2"]              # squares to cover (also '*' in rows)
+    empty = []                  # squares that must stay empty (also 'x' in rows)
+
+    [goal]
+    type = "place-all"          # place-all (default) | maximize | count
+    # target = "blue+red"       # maximize only (required there)
+    # measure = "score"         # maximize only: score (default) | squares
+
+Meaning (see :class:`~solver.puzzle.Puzzle` for the rules themselves):
+
+- ``[board]``: ``size`` gives the rectangle; ``rows`` draws it, top row
+  first, one character per square (spaces between characters are ignored,
+  blank lines before and after the drawing too). Characters: ``.`` empty,
+  ``#`` blocked, ``*`` star (must be covered), ``x`` must stay empty,
+  ``B Y R G`` set-up pieces (each edge-connected group of one letter is one
+  piece, so same-colour set-up pieces never share an edge), ``b y r g`` a
+  start square of that colour (an empty square). Start squares come from
+  ``starts`` and the drawing together; ``"corners"`` are blue top-left,
+  yellow top-right, red bottom-right, green bottom-left.
+- ``[pieces]``: one key per colour taking part (``Puzzle.colors``, in colour
+  order blue yellow red green). ``"all"`` is the 21 pieces minus that
+  colour's set-up pieces. Set-up pieces of colours not listed are obstacles.
+  Piece names: ``1 2 I3 V3 I4 L4 O T4 Z4 F I5 L5 N P T5 U V5 W X Y Z5``
+  (case-insensitive; ``1`` and ``2`` may be written as numbers in a list).
+- ``[rules]``, ``[goal]``: the fields of the same names of ``Puzzle``
+  (``goal.type`` is ``Puzzle.goal``); ``stars``/``empty`` may also be one
+  string of squares separated by spaces or commas.
+
+Errors raise :class:`~solver.errors.PuzzleError` as ``FILE:LINE: message``
+quoting the bad input (TOML syntax errors as ``FILE:LINE:COLUMN:``);
+something missing altogether is reported at line 1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from pathlib import Path
+
+from .errors import NotationError, PuzzleError
+from .geometry import COLOR_LETTERS, COLORS, NUM_COLORS, Board
+from .pieces import MONOMINO, PIECE_NAMES, PIECES, normalise, piece_by_name, piece_of_shape
+from .placements import placement_table
+from .puzzle import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
+
+__all__ = ["load_puzzle", "parse_puzzle", "puzzle_to_toml"]
+
+_KNOWN = {
+    (): ("name", "description", "board", "pieces", "rules", "goal"),
+    ("board",): ("size", "starts", "rows"),
+    ("rules",): ("connect", "monomino_last", "same_shape", "stars", "empty"),
+    ("goal",): ("type", "target", "measure"),
+}
+_SECTIONS = ("board", "pieces", "rules", "goal")
+_CELL_CHARS = ". # * x B Y R G b y r g"
+
+
+# -- locating keys in the raw text ---------------------------------------------
+_BARE = r"[A-Za-z0-9_-]+"
+_KEYPART = rf'(?:{_BARE}|"[^"\\]*"|\'[^\']*\')'
+_KEY_RE = re.compile(rf"\s*({_KEYPART}(?:\s*\.\s*{_KEYPART})*)\s*=\s*")
+_HEADER_RE = re.compile(rf"\s*\[\[?\s*({_KEYPART}(?:\s*\.\s*{_KEYPART})*)\s*\]\]?\s*(?:#.*)?$")
+
+
+def _key_parts(text: str) -> tuple[str, ...]:
+    return tuple(p.strip("\"'") for p in re.findall(_KEYPART, text))
+
+
+class _Source:
+    """The raw lines of a (syntactically valid) TOML text, with the line of
+    each key and table header, for error messages."""
+
+    def __init__(self, text: str, source: str):
+        self.source = source
+        self.lines = text.splitlines()
+        self.keys: dict[tuple[str, ...], tuple[int, int]] = {}  # path -> (line, column of value)
+        self._scan()
+
+    def _scan(self) -> None:
+        section: tuple[str, ...] = ()
+        depth, in_str = 0, None
+        for lineno, line in enumerate(self.lines, 1):
+            j = 0
+            if depth == 0 and in_str is None:
+                m = _HEADER_RE.match(line)
+                if m:
+                    section = _key_parts(m.group(1))
+                    self.keys.setdefault(section, (lineno, 0))
+                    continue
+                m = _KEY_RE.match(line)
+                if not m:
+                    continue
+                self.keys.setdefault(section + _key_parts(m.group(1)), (lineno, m.end()))
+                j = m.end()
+            while j < len(line):  # follow strings and brackets across lines
+                c = line[j]
+                if in_str is None:
+                    if c == "#":
+                        break
+                    if line.startswith('"""', j) or line.startswith("'''", j):
+                        in_str, j = line[j : j + 3], j + 3
+                        continue
+                    if c in "\"'":
+                        in_str = c
+                    elif c in "[{":
+                        depth += 1
+                    elif c in "]}":
+                        depth -= 1
+                    j += 1
+                elif in_str[0] == '"' and c == "\\":
+                    j += 2
+                elif line.startswith(in_str, j):
+                    j += len(in_str)
+                    while len(in_str) == 3 and line.startswith(in_str[0], j):
+                        j += 1  # up to two quotes may end a multi-line string's text
+                    in_str = None
+                else:
+                    j += 1
+            if in_str in ('"', "'"):
+                in_str = None
+
+    def line(self, *path: str, needle: str | None = None) -> int:
+        """The line assigning ``path`` (or the nearest enclosing key or table
+        found); with ``needle``, the first line from there on that quotes it."""
+        for n in range(len(path), 0, -1):
+            if path[:n] in self.keys:
+                start = self.keys[path[:n]][0]
+                break
+        else:
+            return 1
+        if needle is not None:
+            for i in range(start - 1, min(len(self.lines), start + 200)):
+                text = self.lines[i]
+                if i > start - 1 and (_KEY_RE.match(text) or _HEADER_RE.match(text)):
+                    break  # the value ended: keep the key's line
+                if needle in text:
+                    return i + 1
+        return start
+
+    def first_string_line(self, *path: str) -> int:
+        """The line of the first character of a string value (a multi-line
+        string's text starts on the next line when the quotes end theirs)."""
+        if path not in self.keys:
+            return self.line(*path)
+        lineno, col = self.keys[path]
+        rest = self.lines[lineno - 1][col:]
+        if rest.startswith('"""') and rest[3:].strip() == "\\":  # a line-ending backslash
+            while lineno < len(self.lines) and not self.lines[lineno].strip():  # trims blank lines too
+                lineno += 1
+            return lineno + 1
+        for q in ('"""', "'''"):
+            if rest.startswith(q) and not rest[3:].strip():
+                return lineno + 1
+        return lineno
+
+    def error(self, line: int, message: str) -> PuzzleError:
+        return PuzzleError(f"{self.source}:{line}: {message}")
+
+
+# -- reading --------------------------------------------------------------------
+def load_puzzle(path) -> Puzzle:
+    """Read a puzzle file (UTF-8 TOML)."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as e:
+        raise PuzzleError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise PuzzleError(f"{path}: cannot read: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return parse_puzzle(text, str(path))
+
+
+def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
+    """Parse puzzle TOML text; ``source`` names it in error messages and
+    gives the default name (the file name without ``.toml``)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", msg, re.S)
+        if m:
+            raise PuzzleError(f"{source}:{m.group(2)}:{m.group(3)}: TOML syntax error: {m.group(1)}") from None
+        m = re.fullmatch(r"(.*) \(at end of document\)", msg, re.S)
+        last = max(1, len(text.splitlines()))
+        raise PuzzleError(f"{source}:{last}: TOML syntax error: {m.group(1) if m else msg}") from None
+    return _Parser(data, _Source(text, source)).puzzle()
+
+
+def _split_words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s,]+", text) if w]
+
+
+class _Parser:
+    def __init__(self, data: dict, src: _Source):
+        self.data = data
+        self.src = src
+        self.row_lines: list[int] = []  # the line of each drawn row
+
+    def fail(self, path: tuple[str, ...], message: str, needle: str | None = None):
+        raise self.src.error(self.src.line(*path, needle=needle), message)
+
+    # -- generic checks -----------------------------------------------------------
+    def check_keys(self, path: tuple[str, ...], table: dict, known) -> None:
+        where = f"[{'.'.join(path)}]" if path else "the top level"
+        for key in table:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                self.fail(path + (key,), f"unknown key {key!r} in {where} ({hint}known: {' '.join(known)})")
+
+    def section(self, name: str) -> dict:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            self.fail((name,), f"{name} must be a table [{name}], not {value!r}")
+        return value
+
+    def string(self, path: tuple[str, ...], value, choices=None, what: str | None = None) -> str:
+        if not isinstance(value, str):
+            self.fail(path, f"{path[-1]} must be a string, not {value!r}")
+        if choices is not None and value not in choices:
+            self.fail(path, f"unknown {what or path[-1]} {value!r} (expected one of: {' '.join(choices)})")
+        return value
+
+    def color(self, path: tuple[str, ...], name, needle: str | None = None) -> int:
+        key = name.strip().lower() if isinstance(name, str) else name
+        if key not in COLORS:
+            self.fail(path, f"unknown colour {name!r} (known: {' '.join(COLORS)})", needle)
+        return COLORS.index(key)
+
+    def squares(self, path: tuple[str, ...], value, board: Board, what: str) -> list[int]:
+        """A list of square names, or one string of them."""
+        if isinstance(value, str):
+            items = _split_words(value)
+        elif isinstance(value, list):
+            items = value
+        else:
+            self.fail(path, f"{path[-1]} must be a list of squares like [\"a1\", \"b2\"], not {value!r}")
+        out = []
+        for item in items:
+            if not isinstance(item, str):
+                self.fail(path, f"{what} {item!r} is not a square name like \"a1\"")
+            try:
+                out.append(board.parse_square(item))
+            except NotationError as e:
+                self.fail(path, f"bad {what} {item!r}: {e}", needle=item)
+        return out
+
+    # -- the puzzle ---------------------------------------------------------------
+    def puzzle(self) -> Puzzle:
+        data, src = self.data, self.src
+        self.check_keys((), data, _KNOWN[()])
+        name = data.get("name")
+        if name is None:
+            base = Path(src.source).name
+            name = base[: -len(".toml")] if base.endswith(".toml") else base
+        name = self.string(("name",), name)
+        description = self.string(("description",), data.get("description", ""))
+        for s in _SECTIONS:
+            self.section(s)
+
+        board_t = self.section("board")
+        self.check_keys(("board",), board_t, _KNOWN[("board",)])
+        width, height, cells = self.board_shape(board_t)
+        blocked = frozenset(sq for sq, ch in cells.items() if ch == "#")
+        plain = Board(width, height, blocked)
+        starts = self.starts(board_t, plain, cells)
+        board = Board(width, height, blocked, starts)
+        setup = self.setup(board, cells)
+
+        if "pieces" not in data:
+            raise src.error(1, 'no [pieces] section: list the colours taking part and their pieces, e.g. blue = "all"')
+        colors, pieces = self.pieces(self.section("pieces"), setup, board)
+
+        rules = self.section("rules")
+        self.check_keys(("rules",), rules, _KNOWN[("rules",)])
+        connect = self.string(("rules", "connect"), rules.get("connect", "game"), CONNECT_RULES)
+        same_shape = self.string(("rules", "same_shape"), rules.get("same_shape", "none"), SAME_SHAPE_RULES)
+        mono_last = rules.get("monomino_last", False)
+        if not isinstance(mono_last, bool):
+            self.fail(("rules", "monomino_last"), f"monomino_last must be true or false, not {mono_last!r}")
+        if mono_last:
+            for c in colors:
+                if MONOMINO not in pieces[c]:
+                    self.fail(("rules", "monomino_last"), f"monomino_last = true, but {COLORS[c]} has no monomino to place")
+        stars = self.marks("stars", "*", rules, board, cells, setup)
+        empty = self.marks("empty", "x", rules, board, cells, setup)
+        both = stars & empty
+        if both:
+            sq = board.square_name(min(both))
+            self.fail(("rules", "empty"), f"square {sq} is both a star and a square that must stay empty", needle=sq)
+
+        goal_t = self.section("goal")
+        self.check_keys(("goal",), goal_t, _KNOWN[("goal",)])
+        goal = self.string(("goal", "type"), goal_t.get("type", "place-all"), GOALS, "goal type")
+        target: tuple[int, ...] = ()
+        measure = "score"
+        if goal == "maximize":
+            if "target" not in goal_t:
+                self.fail(("goal", "type"), 'goal type "maximize" needs a target, e.g. target = "blue" or "blue+red"')
+            target = self.target(goal_t["target"], colors)
+            measure = self.string(("goal", "measure"), goal_t.get("measure", "score"), MEASURES)
+        else:
+            for key in ("target", "measure"):
+                if key in goal_t:
+                    self.fail(("goal", key), f'{key} is only used with type = "maximize" (the goal is {goal!r})')
+
+        return Puzzle(
+            board=board, colors=colors, pieces=pieces, setup=setup, connect=connect,
+            monomino_last=mono_last, same_shape=same_shape, stars=stars, empty=empty,
+            goal=goal, target=target, measure=measure, name=name, description=description,
+        )
+
+    def board_shape(self, board_t: dict) -> tuple[int, int, dict[int, str]]:
+        """Width, height and the drawing's non-'.' characters by square."""
+        size = None
+        if "size" in board_t:
+            text = self.string(("board", "size"), board_t["size"])
+            m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+            if not m:
+                self.fail(("board", "size"), f'bad board size {text!r} (expected WIDTHxHEIGHT, e.g. "20x20")')
+            size = int(m.group(1)), int(m.group(2))
+            if not (1 <= size[0] <= 26 * 27 and 1 <= size[1] <= 999):
+                self.fail(("board", "size"), f"bad board size {text!r}: width must be 1..702 and height 1..999")
+        if "rows" not in board_t:
+            if size is None:
+                raise self.src.error(
+                    self.src.line("board"), 'the board needs a size ("WIDTHxHEIGHT") or a rows drawing'
+                )
+            return size[0], size[1], {}
+        text = self.string(("board", "rows"), board_t["rows"])
+        first = self.src.first_string_line("board", "rows")
+        numbered = [(first + i, line) for i, line in enumerate(text.split("\n"))]
+        while numbered and not numbered[0][1].strip():
+            numbered.pop(0)
+        while numbered and not numbered[-1][1].strip():
+            numbered.pop()
+        if not numbered:
+            self.fail(("board", "rows"), "the rows drawing is empty")
+        width = None
+        rows = []
+        for lineno, line in numbered:
+            row = re.sub(r"[ \t]", "", line)
+            if not row:
+                raise self.src.error(lineno, "empty line inside the rows drawing")
+            for ch in row:
+                if ch not in _CELL_CHARS.split():
+                    raise self.src.error(
+                        lineno, f"unknown character {ch!r} in board row {line.strip()!r} (known: {_CELL_CHARS})"
+                    )
+            if width is None:
+                width = len(row)
+            elif len(row) != width:
+                raise self.src.error(
+                    lineno,
+                    f"board row {line.strip()!r} has {len(row)} squares, the first row has {width}",
+                )
+            rows.append((lineno, row))
+        height = len(rows)
+        if size is not None and size != (width, height):
+            self.fail(
+                ("board", "size"),
+                f"size {board_t['size']!r} does not match the rows drawing ({width} wide, {height} high)",
+            )
+        self.row_lines = [lineno for lineno, _ in rows]
+        cells = {r * width + c: ch for r, (_, row) in enumerate(rows) for c, ch in enumerate(row) if ch != "."}
+        return width, height, cells
+
+    def row_line(self, board: Board, sq: int) -> int:
+        return self.row_lines[board.row_col(sq)[0]]
+
+    def starts(self, board_t: dict, plain: Board, cells: dict[int, str]) -> tuple[frozenset[int], ...]:
+        path = ("board", "starts")
+        starts: list[set[int]] = [set() for _ in range(NUM_COLORS)]
+        for sq, ch in cells.items():
+            if ch in "byrg":
+                starts["byrg".index(ch)].add(sq)
+        value = board_t.get("starts", "none")
+        if isinstance(value, str):
+            if value not in ("corners", "none"):
+                self.fail(path, f'unknown starts {value!r} (expected "corners", "none" or a table like {{blue = "a20"}})')
+            if value == "none" and "starts" in board_t and any(starts):
+                self.fail(path, 'starts = "none", but the rows drawing marks start squares (b y r g)')
+            if value == "corners":
+                corners = Board.rectangle(plain.width, plain.height, corners=True).starts
+                for c in range(NUM_COLORS):
+                    starts[c] |= corners[c]
+        elif isinstance(value, dict):
+            for key, squares in value.items():
+                c = self.color(path + (key,), key)
+                if isinstance(squares, str):
+                    squares = [squares]
+                starts[c].update(self.squares(path + (key,), squares, plain, "start square"))
+        else:
+            self.fail(path, f'starts must be "corners", "none" or a table like {{blue = "a20"}}, not {value!r}')
+        for c in range(NUM_COLORS):
+            for sq in sorted(starts[c]):
+                if sq in plain.blocked:
+                    name = plain.square_name(sq)
+                    self.fail(path, f"{COLORS[c]} start square {name} is on a blocked square", needle=name)
+        return tuple(frozenset(s) for s in starts)
+
+    def setup(self, board: Board, cells: dict[int, str]) -> dict[int, tuple[int, ...]]:
+        """The set-up pieces drawn with B Y R G, colour by colour, each in
+        the order of its top-left square."""
+        table = placement_table(board)
+        seen: set[int] = set()
+        found: dict[int, list[int]] = {}
+        for sq in sorted(cells):
+            ch = cells[sq]
+            if ch not in COLOR_LETTERS or sq in seen:
+                continue
+            group, stack = [], [sq]
+            seen.add(sq)
+            while stack:
+                s = stack.pop()
+                group.append(s)
+                r, col = board.row_col(s)
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    if board.on_board(r + dr, col + dc):
+                        n = board.square(r + dr, col + dc)
+                        if n not in seen and cells.get(n) == ch:
+                            seen.add(n)
+                            stack.append(n)
+            c = COLOR_LETTERS.index(ch)
+            names = ",".join(board.square_names(sum(1 << s for s in group)))
+            line = self.row_line(board, min(group))
+            shape = normalise(board.row_col(s) for s in group)
+            if piece_of_shape(shape) is None:
+                raise self.src.error(
+                    line, f"set-up squares {names} ({ch}, {COLORS[c]}) are not a piece shape"
+                    " (each edge-connected group of one letter is one piece)"
+                )
+            p = table.find(group)
+            assert p is not None
+            for q in found.get(c, []):
+                if table.piece[q] == table.piece[p]:
+                    raise self.src.error(
+                        line, f"{COLORS[c]} has piece {PIECES[table.piece[p]].name} twice on the board:"
+                        f" {table.name(q)} and {names}"
+                    )
+            found.setdefault(c, []).append(p)
+        return {c: tuple(ps) for c, ps in sorted(found.items())}
+
+    def pieces(self, table: dict, setup, board: Board) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+        if not table:
+            self.fail(("pieces",), '[pieces] lists no colour: add e.g. blue = "all"')
+        t = placement_table(board)
+        pieces: dict[int, tuple[int, ...]] = {}
+        for key, value in table.items():
+            path = ("pieces", key)
+            c = self.color(path, key)
+            on_board = {t.piece[p]: p for p in setup.get(c, ())}
+            if isinstance(value, str) and value.strip().lower() == "all":
+                pieces[c] = tuple(i for i in range(len(PIECES)) if i not in on_board)
+                continue
+            if isinstance(value, str):
+                names = _split_words(value)
+            elif isinstance(value, list):
+                names = [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+            else:
+                self.fail(path, f'{key} must be "all", a list of piece names or a string of them, not {value!r}')
+            chosen: list[int] = []
+            for n in names:
+                if not isinstance(n, str):
+                    self.fail(path, f"{key}: {n!r} is not a piece name (known: {' '.join(PIECE_NAMES)})")
+                try:
+                    i = piece_by_name(n).index
+                except NotationError:
+                    self.fail(path, f"{key}: unknown piece name {n!r} (known: {' '.join(PIECE_NAMES)})", needle=n)
+                if i in chosen:
+                    self.fail(path, f"{key}: piece {n!r} is listed twice", needle=n)
+                if i in on_board:
+                    self.fail(
+                        path,
+                        f"{key}: piece {n!r} is already on the board (set-up at {t.name(on_board[i])}),"
+                        " so it cannot be placed again",
+                        needle=n,
+                    )
+                chosen.append(i)
+            pieces[c] = tuple(sorted(chosen))
+        colors = tuple(sorted(pieces))
+        return colors, {c: pieces[c] for c in colors}
+
+    def marks(self, key: str, ch: str, rules: dict, board: Board, cells, setup) -> frozenset[int]:
+        """Star squares ('*') or squares to keep empty ('x')."""
+        what = "star square" if key == "stars" else "empty square"
+        listed = self.squares(("rules", key), rules.get(key, []), board, what)
+        t = placement_table(board)
+        covered = {sq: c for c, ps in setup.items() for p in ps for sq in t.squares[p]}
+        for sq in listed:
+            name = board.square_name(sq)
+            if sq in board.blocked:
+                self.fail(("rules", key), f"{what} {name} is on a blocked square", needle=name)
+            if sq in covered:
+                self.fail(("rules", key), f"{what} {name} is covered by a {COLORS[covered[sq]]} set-up piece", needle=name)
+        return frozenset(listed) | frozenset(sq for sq, c in cells.items() if c == ch)
+
+    def target(self, value, colors) -> tuple[int, ...]:
+        path = ("goal", "target")
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            names = value
+        elif isinstance(value, str):
+            names = [n.strip() for n in value.split("+")]
+        else:
+            self.fail(path, f'target must be a colour or colours joined by "+", e.g. "blue+red", not {value!r}')
+        out: list[int] = []
+        for n in names:
+            c = self.color(path, n)
+            if c not in colors:
+                self.fail(path, f"target colour {COLORS[c]} does not take part (it has no entry in [pieces])")
+            if c in out:
+                self.fail(path, f"target colour {COLORS[c]} is named twice in {value!r}")
+            out.append(c)
+        return tuple(sorted(out))
+
+
+# -- writing --------------------------------------------------------------------
+def _toml_string(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def puzzle_to_toml(puzzle: Puzzle) -> str:
+    """The puzzle as puzzle-file text (with a rows drawing);
+    ``parse_puzzle(puzzle_to_toml(p))`` describes the same puzzle.
+    Same-colour set-up pieces must not share an edge (they never may)."""
+    b, t = puzzle.board, puzzle.table
+    grid = ["."] * b.size
+    for sq in b.blocked:
+        grid[sq] = "#"
+    for c, ps in puzzle.setup.items():
+        for p in ps:
+            for sq in t.squares[p]:
+                grid[sq] = COLOR_LETTERS[c]
+    for sq in puzzle.stars:
+        grid[sq] = "*"
+    for sq in puzzle.empty:
+        grid[sq] = "x"
+
+    lines = [f"name = {_toml_string(puzzle.name)}"]
+    if puzzle.description:
+        lines.append(f"description = {_toml_string(puzzle.description)}")
+    lines += ["", "[board]", f'size = "{b.width}x{b.height}"']
+    corners = Board.rectangle(b.width, b.height, corners=True).starts
+    if any(b.starts):
+        if b.starts == corners:
+            lines.append('starts = "corners"')
+        else:
+            owners: dict[int, list[int]] = {}
+            for c, squares in enumerate(b.starts):
+                for sq in squares:
+                    owners.setdefault(sq, []).append(c)
+            rest: dict[int, list[str]] = {}
+            for sq, cs in sorted(owners.items()):
+                if len(cs) == 1 and grid[sq] == ".":
+                    grid[sq] = "byrg"[cs[0]]
+                else:
+                    for c in cs:
+                        rest.setdefault(c, []).append(b.square_name(sq))
+            if rest:
+                items = ", ".join(
+                    f"{COLORS[c]} = [{', '.join(_toml_string(n) for n in names)}]" for c, names in sorted(rest.items())
+                )
+                lines.append(f"starts = {{{items}}}")
+    lines.append('rows = """')
+    for r in range(b.height):
+        lines.append(" ".join(grid[r * b.width : (r + 1) * b.width]))
+    lines += ['"""', "", "[pieces]"]
+    for c in puzzle.colors:
+        on_board = {t.piece[p] for p in puzzle.setup_of(c)}
+        everything = tuple(i for i in range(len(PIECES)) if i not in on_board)
+        if tuple(sorted(puzzle.pieces[c])) == everything:
+            value = '"all"'
+        elif not puzzle.pieces[c]:
+            value = "[]"
+        else:
+            value = _toml_string(" ".join(PIECES[i].name for i in sorted(puzzle.pieces[c])))
+        lines.append(f"{COLORS[c]} = {value}")
+    lines += [
+        "",
+        "[rules]",
+        f"connect = {_toml_string(puzzle.connect)}",
+        f"monomino_last = {'true' if puzzle.monomino_last else 'false'}",
+        f"same_shape = {_toml_string(puzzle.same_shape)}",
+        "",
+        "[goal]",
+        f"type = {_toml_string(puzzle.goal)}",
+    ]
+    if puzzle.goal == "maximize":
+        lines.append(f"target = {_toml_string('+'.join(COLORS[c] for c in puzzle.target))}")
+        lines.append(f"measure = {_toml_string(puzzle.measure)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,210 @@
+"""The one verifier: checks a claimed solution of a puzzle against every rule
+and constraint from scratch (square by square, no engine state), and builds
+a play order for it.
+
+Every solution either engine reports goes through :func:`verify` before it
+is shown; the tests run it on every solution they see.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from .errors import BlokusError
+from .geometry import COLORS
+from .pieces import MONOMINO, PIECES
+from .placements import Placement
+from .puzzle import Puzzle, objective_value
+
+
+class VerificationError(BlokusError):
+    """A claimed solution breaks a rule (an engine bug, never user input)."""
+
+
+@dataclass
+class Verified:
+    order: list[tuple[int, Placement]]  # new pieces in a legal play order
+    objective: int | None  # the maximize goal's value, else None
+    monomino_last: dict[int, bool]  # per colour: its last piece is the monomino
+
+
+def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
+    """Check ``placements`` (the new pieces, as (colour, placement)) and
+    return a play order; raise VerificationError naming the first broken rule."""
+    t, b = puzzle.table, puzzle.board
+
+    def fail(msg: str):
+        raise VerificationError(f"{puzzle.name}: {msg}")
+
+    def label(c: int, p: Placement) -> str:
+        return f"{COLORS[c]} {PIECES[t.piece[p]].name} at {t.name(p)}"
+
+    pieces: dict[int, list[Placement]] = {c: list(puzzle.setup_of(c)) for c in puzzle.colors}
+    for c, ps in puzzle.setup.items():
+        pieces.setdefault(c, list(ps))
+    new: dict[int, list[Placement]] = {c: [] for c in pieces}
+    for c, p in placements:
+        if c not in puzzle.colors:
+            fail(f"colour {COLORS[c]} does not take part")
+        if not 0 <= p < len(t):
+            fail(f"placement index {p} is not on the board")
+        if t.piece[p] not in puzzle.pieces[c]:
+            fail(f"{label(c, p)}: {COLORS[c]} has no piece {PIECES[t.piece[p]].name} to place")
+        if any(t.piece[q] == t.piece[p] for q in new[c]):
+            fail(f"{label(c, p)}: piece placed twice")
+        new[c].append(p)
+        pieces[c].append(p)
+
+    owner: dict[int, tuple[int, Placement]] = {}
+    for c, ps in pieces.items():
+        for p in ps:
+            for sq in t.squares[p]:
+                if sq in b.blocked:
+                    fail(f"{label(c, p)} covers blocked square {b.square_name(sq)}")
+                if sq in puzzle.empty and p not in puzzle.setup_of(c):
+                    fail(f"{label(c, p)} covers {b.square_name(sq)}, which must stay empty")
+                if sq in owner:
+                    fail(f"{label(c, p)} overlaps {label(*owner[sq])} on {b.square_name(sq)}")
+                owner[sq] = (c, p)
+
+    def neighbours(sq: int, diagonal: bool) -> list[int]:
+        r, col = b.row_col(sq)
+        steps = ((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ((1, 0), (-1, 0), (0, 1), (0, -1))
+        return [b.square(r + dr, col + dc) for dr, dc in steps if b.on_board(r + dr, col + dc)]
+
+    def touching(c: int, p: Placement, diagonal: bool) -> set[Placement]:
+        """Other pieces of colour c sharing an edge (or only a corner) with p."""
+        found = set()
+        for sq in t.squares[p]:
+            for n in neighbours(sq, diagonal):
+                o = owner.get(n)
+                if o and o[0] == c and o[1] != p:
+                    found.add(o[1])
+        return found
+
+    for c, ps in pieces.items():
+        for p in ps:
+            if touching(c, p, diagonal=False):
+                q = next(iter(touching(c, p, diagonal=False)))
+                fail(f"{label(c, p)} shares an edge with {label(c, q)}")
+
+    if puzzle.goal in ("place-all", "count"):
+        for c in puzzle.colors:
+            missing = set(puzzle.pieces[c]) - {t.piece[p] for p in new[c]}
+            if missing:
+                names = " ".join(PIECES[i].name for i in sorted(missing))
+                fail(f"{COLORS[c]} has not placed: {names}")
+
+    for sq in sorted(puzzle.stars):
+        if sq not in owner:
+            fail(f"star square {b.square_name(sq)} is not covered")
+
+    if puzzle.same_shape != "none":
+        diagonal = puzzle.same_shape == "corner"
+        for sq, (c, p) in owner.items():
+            near = neighbours(sq, False) + (neighbours(sq, True) if diagonal else [])
+            for n in near:
+                o = owner.get(n)
+                if o and o[0] != c and t.piece[o[1]] == t.piece[p]:
+                    how = "touches" if diagonal else "shares an edge with"
+                    fail(f"{label(c, p)} {how} {label(*o)} of the same shape")
+
+    for c in puzzle.colors:
+        starts = b.starts[c]
+        if starts and pieces[c] and not any(sq in starts for p in pieces[c] for sq in t.squares[p]):
+            fail(f"no {COLORS[c]} piece covers its start square {' or '.join(b.square_name(s) for s in sorted(starts))}")
+
+    orders: dict[int, list[Placement]] = {}
+    mono_last: dict[int, bool] = {}
+    for c in puzzle.colors:
+        if puzzle.connect == "touch":
+            for p in pieces[c]:
+                if not touching(c, p, diagonal=True):
+                    fail(f"{label(c, p)} touches no other {COLORS[c]} piece at a corner")
+        if puzzle.connect == "game":
+            orders[c] = _game_order(puzzle, c, pieces[c], new[c], lambda p, c=c: touching(c, p, True), fail, label)
+        else:
+            orders[c] = _mono_last_first(t, new[c])
+        mono_last[c] = bool(orders[c]) and t.piece[orders[c][-1]] == MONOMINO
+        if puzzle.monomino_last and not mono_last[c]:
+            if MONOMINO not in puzzle.pieces[c]:
+                fail(f"{COLORS[c]} has no monomino left to place last")
+            fail(f"{COLORS[c]}: no legal play order ends with the monomino")
+
+    order = _rotation(orders, puzzle.colors)
+    objective = None
+    if puzzle.goal == "maximize":
+        last = {c: PIECES[t.piece[o[-1]]].index for c, o in orders.items() if o}
+        objective = objective_value(puzzle, placements, last)
+    return Verified(order, objective, mono_last)
+
+
+def _mono_last_first(t, ps: list[Placement]) -> list[Placement]:
+    """Any order, with the monomino moved to the end (no connection rule)."""
+    return [p for p in ps if t.piece[p] != MONOMINO] + [p for p in ps if t.piece[p] == MONOMINO]
+
+
+def _game_order(puzzle, c, all_pieces, new, corner_touching, fail, label) -> list[Placement]:
+    """A play order of colour c's new pieces: breadth first from its set-up
+    pieces, or from its start-square piece. The monomino goes last when the
+    others can all be played first."""
+    t, b = puzzle.table, puzzle.board
+    if not all_pieces:
+        return []
+    given = [p for p in all_pieces if p not in new]
+    if given:
+        roots = given
+    else:  # the first piece: one on a start square (any when there are none),
+        # preferably not the monomino so that it can still go last
+        starts = b.starts[c]
+        roots = [p for p in new if not starts or any(sq in starts for sq in t.squares[p])]
+        roots = sorted(roots, key=lambda p: t.piece[p] == MONOMINO)[:1]
+
+    def bfs(skip: set[Placement]) -> list[Placement]:
+        seen = set(roots)
+        queue = deque(roots)
+        order = []
+        while queue:
+            p = queue.popleft()
+            if p not in given:
+                order.append(p)
+            for q in sorted(corner_touching(p)):
+                if q not in seen and q not in skip:
+                    seen.add(q)
+                    queue.append(q)
+        return order
+
+    group = {all_pieces[0]}
+    queue = deque(group)
+    while queue:
+        for q in corner_touching(queue.popleft()):
+            if q not in group:
+                group.add(q)
+                queue.append(q)
+    if len(group) != len(all_pieces):
+        lost = next(p for p in all_pieces if p not in group)
+        fail(f"{label(c, lost)} is not connected by corner contact to the other {COLORS[c]} pieces")
+    if not new:
+        return []
+
+    mono = [p for p in new if t.piece[p] == MONOMINO and p not in roots]
+    if mono:
+        order = bfs(set(mono))
+        if len(order) == len(new) - 1 and corner_touching(mono[0]):
+            return order + mono
+    order = bfs(set())
+    if len(order) != len(new):  # cannot happen once the group is connected
+        fail(f"{COLORS[c]}: no play order reaches every piece")
+    return order
+
+
+def _rotation(orders: dict[int, list[Placement]], colors) -> list[tuple[int, Placement]]:
+    """Interleave the colours' orders in the play rotation (blue, yellow, ...)."""
+    out = []
+    queues = {c: deque(orders.get(c, [])) for c in sorted(colors)}
+    while any(queues.values()):
+        for c in sorted(colors):
+            if queues[c]:
+                out.append((c, queues[c].popleft()))
+    return out
