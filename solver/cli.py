@@ -61,6 +61,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", metavar="C", help="colour to list: blue, yellow, red or green")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_moves)
+
+    p = sub.add_parser(
+        "solve",
+        help="solve a puzzle file (.toml)",
+        formatter_class=_formatter,
+        description=(
+            "Solve a puzzle: place all pieces, maximise a score, or count the solutions.\n"
+            "Status: OPTIMAL (solved; for place-all any solution is complete), FEASIBLE\n"
+            "(a solution, but the optimum or the full count is not proven), INFEASIBLE\n"
+            "(proven impossible), UNKNOWN (time ran out first). Exit codes: 0 solved,\n"
+            "3 infeasible, 4 unknown, 2 errors."
+        ),
+        epilog=(
+            "examples:\n"
+            "  blokus solve puzzles/solo-21.toml\n"
+            "  blokus solve puzzles/solo-84.toml --time-limit 300 --seed 7\n"
+            "  blokus solve puzzles/solo-84.toml --mode general\n"
+            "  blokus solve puzzles/tetromino-8x10-distinct.toml --count --json"
+        ),
+    )
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.toml), see README")
+    p.add_argument("--engine", choices=["search"], default="search", help="solving engine (default: search)")
+    p.add_argument("--mode", choices=["auto", "general", "symmetric", "exhaustive"], default="auto",
+                   help="search method: auto (default), general (no symmetry assumed), symmetric "
+                        "(quarter-turn symmetric solutions only), exhaustive (complete search only)")
+    p.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds (default 60)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    p.add_argument("--count", action="store_true", help="count all solutions")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_solve)
     return parser
 
 
@@ -83,6 +113,30 @@ def main(argv: list[str] | None = None) -> int:
 
 def _emit_json(obj) -> None:
     print(json.dumps(obj, indent=2))
+
+
+def _progress_printer():
+    """Progress lines on stderr (one line rewritten in place on a terminal)."""
+    tty = sys.stderr.isatty()
+
+    def show(info) -> None:
+        line = f"blokus: {info.elapsed:6.1f} s  {info.nodes:>12,} nodes  {info.best}"
+        if tty:
+            print("\r" + line, end="", file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def done() -> None:
+        if tty and shown:
+            print(file=sys.stderr)
+
+    shown = []
+
+    def wrapped(info) -> None:
+        shown.append(1)
+        show(info)
+
+    return wrapped, done
 
 
 # -- show / moves ---------------------------------------------------------------
@@ -164,3 +218,76 @@ def cmd_moves(args) -> int:
     for p in listed:
         print(f"  {PIECES[t.piece[p]].name:<3} {t.name(p)}")
     return EXIT_OK
+
+
+# -- solve ----------------------------------------------------------------------
+
+def _placement_json(table, c: int, p: int) -> dict:
+    return {"color": COLORS[c], "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
+
+
+def cmd_solve(args) -> int:
+    from .puzzle_file import load_puzzle
+    from .search import solve
+    from .text import board_picture
+    from .verify import verify
+
+    puzzle = load_puzzle(args.puzzle)
+    progress, progress_done = _progress_printer()
+    try:
+        result = solve(puzzle, time_limit=args.time_limit, seed=args.seed, mode=args.mode,
+                       count=args.count, progress=progress)
+    finally:
+        progress_done()
+    t = puzzle.table
+    order = verify(puzzle, result.placements).order if result.placements else []
+    code = {"OPTIMAL": EXIT_OK, "FEASIBLE": EXIT_OK, "INFEASIBLE": EXIT_INFEASIBLE, "UNKNOWN": EXIT_UNKNOWN}[
+        result.status.value
+    ]
+    if args.json:
+        obj = {
+            "puzzle": puzzle.name,
+            "status": result.status.value,
+            "engine": result.engine,
+            "method": result.stats.get("method"),
+            "seconds": round(result.seconds, 3),
+            "nodes": result.nodes,
+            "placements": [_placement_json(t, c, p) for c, p in result.placements],
+            "order": [_placement_json(t, c, p) for c, p in order],
+        }
+        if puzzle.goal == "maximize":
+            obj["objective"] = result.objective
+            obj["bound"] = result.bound
+        if args.count or puzzle.goal == "count":
+            obj["solution_count"] = result.solution_count
+            obj["count_complete"] = result.stats.get("count_complete", False)
+            obj["count_up_to_symmetry"] = result.count_classes
+        _emit_json(obj)
+        return code
+    print(puzzle.summary())
+    method = result.stats.get("method")
+    print(f"Status: {result.status.value} ({result.engine} engine{', ' + method if method else ''}, "
+          f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
+    if puzzle.goal == "maximize" and result.objective is not None:
+        print(f"Objective: {result.objective} (bound {result.bound})")
+    if args.count or puzzle.goal == "count":
+        complete = result.stats.get("count_complete", False)
+        print(f"Solutions: {result.solution_count}{'' if complete else ' found so far (count not complete)'}")
+        if result.count_classes is not None:
+            print(f"Up to symmetry (turns, mirrors and colour relabellings that keep the puzzle): {result.count_classes}")
+    if result.placements or any(puzzle.setup.values()):
+        from .geometry import COLOR_LETTERS
+
+        owner = {}
+        for c, ps in list(puzzle.setup.items()) + [(c, [p]) for c, p in result.placements]:
+            for p in ps:
+                for sq in t.squares[p]:
+                    owner[sq] = COLOR_LETTERS[c]
+        print()
+        print(board_picture(puzzle.board, owner))
+    if order:
+        print()
+        print("Play order:")
+        for i, (c, p) in enumerate(order, start=1):
+            print(f"  {i:3}. {COLORS[c]:<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
+    return code

@@ -171,6 +171,37 @@ class Board:
             mask >>= w
         return mask & self.full_mask
 
+    def shift_by(self, mask: Mask, drow: int, dcol: int) -> Mask:
+        """Move every square by (drow, dcol), dropping squares that leave
+        the board (any offsets)."""
+        w = self.width
+        if dcol > 0:
+            mask = (mask & self._keep_cols(0, w - dcol)) << dcol
+        elif dcol < 0:
+            mask = (mask & self._keep_cols(-dcol, w)) >> -dcol
+        if drow > 0:
+            mask <<= w * drow
+        elif drow < 0:
+            mask >>= w * -drow
+        return mask & self.full_mask
+
+    def _keep_cols(self, lo: int, hi: int) -> Mask:
+        key = (lo, hi)
+        cache = self.__dict__.setdefault("_col_cache", {})
+        if key not in cache:
+            row = sum(1 << c for c in range(max(lo, 0), min(hi, self.width)))
+            cache[key] = sum(row << (r * self.width) for r in range(self.height))
+        return cache[key]
+
+    def fits(self, region: Mask, cells) -> bool:
+        """Whether the shape (cells as (row, col)) fits somewhere inside region."""
+        anchors = self.full_mask
+        for r, c in cells:
+            anchors &= self.shift_by(region, -r, -c)
+            if not anchors:
+                return False
+        return True
+
     def edge_neighbours(self, mask: Mask) -> Mask:
         """Squares sharing an edge with the set, outside it (blocked included)."""
         s = self.shift
@@ -181,6 +212,18 @@ class Board:
         s = self.shift
         diag = s(mask, 1, 1) | s(mask, 1, -1) | s(mask, -1, 1) | s(mask, -1, -1)
         return diag & ~mask & ~self.edge_neighbours(mask)
+
+    def king_fill(self, seed: Mask, within: Mask) -> Mask:
+        """The squares of ``within`` reachable from ``seed`` by king moves
+        inside ``within`` (seed squares outside it are dropped)."""
+        region = seed & within
+        nl, nr, w = self._not_left, self._not_right, self.width
+        while True:
+            row = region | (region & nr) << 1 | (region & nl) >> 1
+            grown = (row | row << w | row >> w) & within
+            if grown == region:
+                return region
+            region = grown
 
     def king_neighbours(self, sq: Square) -> list[Square]:
         """The up to 8 squares around sq (ignoring blocked squares)."""

@@ -127,7 +127,7 @@ def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
         else:
             orders[c] = _mono_last_first(t, new[c])
         mono_last[c] = bool(orders[c]) and t.piece[orders[c][-1]] == MONOMINO
-        if puzzle.monomino_last and not mono_last[c]:
+        if puzzle.monomino_last and orders[c] and not mono_last[c]:
             if MONOMINO not in puzzle.pieces[c]:
                 fail(f"{COLORS[c]} has no monomino left to place last")
             fail(f"{COLORS[c]}: no legal play order ends with the monomino")

@@ -320,3 +320,60 @@ class TestProgram:
         assert proc.stderr.startswith("blokus: error: ")
         assert part in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+# -- solve ------------------------------------------------------------------------
+
+PUZZLE_DIR = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def test_solve_json_fields_and_verified_order(capsys):
+    from solver.puzzle_file import load_puzzle
+    from solver.verify import verify
+
+    path = PUZZLE_DIR / "solo-21.toml"
+    assert main(["solve", str(path), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "OPTIMAL" and obj["engine"] == "search"
+    assert isinstance(obj["seconds"], float)
+    assert len(obj["placements"]) == 21 and len(obj["order"]) == 21
+    puzzle = load_puzzle(path)
+    t = puzzle.table
+    placements = [(COLORS.index(x["color"]), t.parse(x["squares"])) for x in obj["placements"]]
+    verify(puzzle, placements)
+    assert {x["piece"] for x in obj["order"]} == {p.name for p in PIECES}
+    # the order replays legally from the start on the real board
+    pos = Position()
+    for x in obj["order"]:
+        pos.push(pos.parse_move(x["squares"], COLORS.index(x["color"])))
+
+
+def test_solve_infeasible_exit_code_and_text(capsys):
+    code = main(["solve", str(PUZZLE_DIR / "fill-6x6-impossible.toml")])
+    out = capsys.readouterr().out
+    assert code == 3
+    assert "Status: INFEASIBLE" in out
+
+
+def test_solve_count_json(capsys, tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text('[board]\nsize = "4x6"\n[pieces]\nblue = "V3 I3 2"\nyellow = "V3 I3 2"\nred = "V3 I3 2"\n'
+                    '[rules]\nconnect = "touch"\n')
+    assert main(["solve", str(path), "--count", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["solution_count"] == 24 and obj["count_complete"] is True
+    assert obj["count_up_to_symmetry"] >= 1
+
+
+def test_solve_unknown_exit_code(capsys):
+    code = main(["solve", str(PUZZLE_DIR / "solo-84.toml"), "--mode", "general", "--time-limit", "0.2", "--json"])
+    assert code == 4
+    assert json.loads(capsys.readouterr().out)["status"] == "UNKNOWN"
+
+
+def test_solve_bad_puzzle_file(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[board]\nsize = "5x5"\n[pieces]\nblue = "I4 Q7"\n')
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blokus: error: ") and "bad.toml:4" in err and "Q7" in err

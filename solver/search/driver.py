@@ -1,0 +1,218 @@
+"""The search engine's front door: picks the methods a puzzle needs, runs
+them interleaved within the time limit, verifies every answer and reports
+one :class:`~solver.puzzle.SolveResult`.
+
+- place-all: beam search (heuristic, finds solutions) next to the exhaustive
+  search (complete: the only source of INFEASIBLE). On a puzzle with
+  quarter-turn symmetry the symmetric beam runs too (mode ``auto``).
+- count: the exhaustive search alone (the compiled kernel when it applies).
+- maximize: the exhaustive branch and bound.
+
+Methods are generators that yield every few hundred nodes; the scheduler
+gives each its share of the time, so a long beam never starves the proof.
+Statuses follow CP-SAT's convention: a place-all puzzle with a solution is
+OPTIMAL (nothing better exists); FEASIBLE means a solution is known but the
+goal asks for more (a proven optimum, or the full count).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+from ..puzzle import Puzzle, SolveResult, Status
+from ..symmetry import count_classes
+from ..verify import verify
+from .beam import BeamSearch
+from .exhaustive import Exhaustive
+from .symmetric import SymmetricBeam, symmetry_applies
+
+MODES = ("auto", "general", "symmetric", "exhaustive")
+WIDTHS = (1, 4, 16, 64, 256, 1024)
+
+
+class Progress:
+    """What the driver knows while it runs (handed to the progress callback)."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.nodes = 0
+        self.best = ""  # e.g. "81/84 pieces" or "objective 12"
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+
+def _beam_task(runner: BeamSearch, seed: int, found: list, name: str) -> Iterator[None]:
+    """Beams of growing width with fresh seeds until one succeeds; appends
+    (name, placements) to ``found``."""
+    round_ = 0
+    while True:
+        width = WIDTHS[min(round_, len(WIDTHS) - 1)]
+        state = yield from runner.steps(width, 1 if width == 1 else 6, seed * 7919 + round_)
+        if state is not None:
+            found.append((name, list(state.placed)))
+            return
+        round_ += 1
+        yield None
+
+
+def solve(
+    puzzle: Puzzle,
+    time_limit: float | None = 60.0,
+    seed: int = 0,
+    mode: str = "auto",
+    count: bool = False,
+    progress: Callable[[Progress], None] | None = None,
+) -> SolveResult:
+    """Solve a puzzle with the search engine (see the module docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
+    info = Progress()
+    deadline = None if time_limit is None else info.start + time_limit
+    if count or puzzle.goal == "count":
+        result = _count(puzzle.with_goal("count"), deadline, info, progress)
+    elif puzzle.goal == "maximize":
+        result = _maximize(puzzle, deadline, info, progress)
+    else:
+        result = _place_all(puzzle, deadline, info, progress, mode, seed)
+    result.seconds = info.elapsed
+    result.nodes = info.nodes
+    return result
+
+
+class _Scheduler:
+    """Round-robin over generator tasks by time share."""
+
+    def __init__(self, deadline, info: Progress, progress, nodes: Callable[[], int]):
+        self.deadline, self.info, self.progress, self.nodes = deadline, info, progress, nodes
+        self.last_report = info.start
+
+    def run(self, tasks: dict[str, tuple[Iterator, float]], stop: Callable[[], bool], decisive: str = "") -> set[str]:
+        """Run until ``stop()``, the deadline, the ``decisive`` task or every
+        task has finished; returns the names of the tasks that finished."""
+        used = {name: 0.0 for name in tasks}
+        finished: set[str] = set()
+        live = dict(tasks)
+        while live:
+            name = min(live, key=lambda n: used[n] / live[n][1])
+            gen = live[name][0]
+            t0 = time.monotonic()
+            try:
+                while time.monotonic() - t0 < 0.05:
+                    next(gen)
+                    if stop():
+                        break
+            except StopIteration:
+                finished.add(name)
+                del live[name]
+                if name == decisive:
+                    break
+            now = time.monotonic()
+            used[name] += now - t0
+            self.info.nodes = self.nodes()
+            if self.progress and now - self.last_report >= 1.0:
+                self.last_report = now
+                self.progress(self.info)
+            if stop() or (self.deadline is not None and now > self.deadline):
+                break
+        return finished
+
+
+def _place_all(puzzle, deadline, info, progress, mode, seed) -> SolveResult:
+    found: list = []
+    runners: list[BeamSearch] = []
+    tasks: dict[str, tuple[Iterator, float]] = {}
+    game = puzzle.connect == "game"  # beams play in play order
+    symmetric = game and mode in ("auto", "symmetric") and symmetry_applies(puzzle) is None
+    if mode == "symmetric" and not symmetric:
+        raise ValueError(f"symmetric search does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
+    if symmetric:
+        runners.append(SymmetricBeam(puzzle))
+        tasks["symmetric beam"] = (_beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
+    if game and mode in ("auto", "general"):
+        runners.append(BeamSearch(puzzle))
+        tasks["beam"] = (_beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
+    exhaustive = None
+    if mode in ("auto", "general", "exhaustive"):
+        exhaustive = Exhaustive(puzzle)
+        proof = (s for s in exhaustive.solutions() if s is None or not found.append(("exhaustive", s)))
+        tasks["exhaustive"] = (proof, 0.2 if symmetric else 0.3)
+
+    def nodes():
+        return sum(r.nodes for r in runners) + (exhaustive.nodes if exhaustive else 0)
+
+    def best():
+        most = max((len(r.best) for r in runners), default=0)
+        info.best = f"{most}/{sum(len(puzzle.pieces[c]) for c in puzzle.colors)} pieces"
+
+    def stop():
+        best()
+        return bool(found)
+
+    finished = _Scheduler(deadline, info, progress, nodes).run(tasks, stop, decisive="exhaustive")
+    if found:
+        method, placements = found[0]
+        verify(puzzle, placements)
+        return SolveResult(Status.OPTIMAL, "search", placements=placements, stats={"method": method})
+    if "exhaustive" in finished:
+        return SolveResult(Status.INFEASIBLE, "search", stats={"method": "exhaustive"})
+    return SolveResult(Status.UNKNOWN, "search", stats={"best": info.best})
+
+
+def _count(puzzle, deadline, info, progress) -> SolveResult:
+    search = Exhaustive(puzzle)
+    solutions: list = []
+    task = (s for s in search.solutions() if s is None or not solutions.append(s))
+    finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
+        {"exhaustive": (task, 1.0)}, lambda: _note(info, f"{len(solutions)} found")
+    )
+    for sol in solutions:
+        verify(puzzle, sol)
+    raw = len(solutions) * search.multiplier
+    done = "exhaustive" in finished
+    result = SolveResult(
+        (Status.OPTIMAL if raw else Status.INFEASIBLE) if done else (Status.FEASIBLE if raw else Status.UNKNOWN),
+        "search",
+        placements=solutions[0] if solutions else [],
+        solution_count=raw,
+        stats={"method": "exhaustive", "count_complete": done},
+    )
+    if done:
+        result.count_classes = count_classes(puzzle, solutions)
+    return result
+
+
+def _note(info: Progress, text: str) -> bool:
+    info.best = text
+    return False
+
+
+def _maximize(puzzle, deadline, info, progress) -> SolveResult:
+    search = Exhaustive(puzzle)
+    best: dict = {}
+
+    def task():
+        for sol in search.solutions():
+            if sol is not None:
+                value = verify(puzzle, sol).objective
+                search.report_value(value)
+                if not best or value > best["value"]:
+                    best.update(value=value, placements=sol)
+                    info.best = f"objective {value}"
+            yield None
+
+    bound = search.upper_bound()
+    finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
+        {"exhaustive": (task(), 1.0)}, lambda: False
+    )
+    done = "exhaustive" in finished
+    if not best:
+        status = Status.INFEASIBLE if done else Status.UNKNOWN
+        return SolveResult(status, "search", bound=None if done else bound, stats={"method": "exhaustive"})
+    status = Status.OPTIMAL if done else Status.FEASIBLE
+    return SolveResult(
+        status, "search", placements=best["placements"], objective=best["value"],
+        bound=best["value"] if done else max(bound, best["value"]), stats={"method": "exhaustive"},
+    )
