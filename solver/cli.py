@@ -2,7 +2,7 @@
 ``show`` and ``moves`` start fast.
 
 Exit codes: 0 done (solved), 2 error (bad input or usage), 3 INFEASIBLE,
-4 UNKNOWN (time ran out before an answer).
+4 UNKNOWN (time ran out before an answer), 5 the two engines disagree.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .errors import BlokusError
 from .geometry import COLORS, color_index
 from .pieces import PIECES
 
-EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN = 0, 2, 3, 4
+EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,24 +71,33 @@ def build_parser() -> argparse.ArgumentParser:
             "Status: OPTIMAL (solved; for place-all any solution is complete), FEASIBLE\n"
             "(a solution, but the optimum or the full count is not proven), INFEASIBLE\n"
             "(proven impossible), UNKNOWN (time ran out first). Exit codes: 0 solved,\n"
-            "3 infeasible, 4 unknown, 2 errors."
+            "3 infeasible, 4 unknown, 2 errors, 5 the engines disagree (--engine both)."
         ),
         epilog=(
             "examples:\n"
             "  blokus solve puzzles/solo-21.toml\n"
             "  blokus solve puzzles/solo-84.toml --time-limit 300 --seed 7\n"
             "  blokus solve puzzles/solo-84.toml --mode general\n"
-            "  blokus solve puzzles/tetromino-8x10-distinct.toml --count --json"
+            "  blokus solve puzzles/tetromino-8x10-distinct.toml --count --json\n"
+            "  blokus solve puzzles/stars-8x8.toml --engine both\n"
+            "  blokus solve puzzles/solo-21.toml --engine cpsat --cpsat-params 'num_workers:1,random_seed:3'"
         ),
     )
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.toml), see README")
-    p.add_argument("--engine", choices=["search"], default="search", help="solving engine (default: search)")
+    p.add_argument("--engine", choices=["search", "cpsat", "both"], default="search",
+                   help="search (default), cpsat (OR-Tools CP-SAT), or both: run each, verify each "
+                        "answer and check that they agree")
     p.add_argument("--mode", choices=["auto", "general", "symmetric", "exhaustive"], default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
                         "(quarter-turn symmetric solutions only), exhaustive (complete search only)")
     p.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     p.add_argument("--count", action="store_true", help="count all solutions")
+    p.add_argument("--encoding", choices=["cuts", "levels"], default="cuts",
+                   help="CP-SAT connectivity encoding (default cuts)")
+    p.add_argument("--workers", type=int, default=0, metavar="N", help="CP-SAT workers (default: one per core)")
+    p.add_argument("--cpsat-params", default="", metavar="TEXT",
+                   help="extra CP-SAT parameters, e.g. 'num_workers:4,random_seed:3'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_solve)
     return parser
@@ -137,6 +146,17 @@ def _progress_printer():
         show(info)
 
     return wrapped, done
+
+
+def _cpsat_progress(progress):
+    """Adapt the CP-SAT engine's (elapsed, text) reports to the printer."""
+    from types import SimpleNamespace
+
+    def report(elapsed: float, text: str) -> None:
+        if elapsed >= 1.0:
+            progress(SimpleNamespace(elapsed=elapsed, nodes=0, best=text))
+
+    return report
 
 
 # -- show / moves ---------------------------------------------------------------
@@ -226,17 +246,48 @@ def _placement_json(table, c: int, p: int) -> dict:
     return {"color": COLORS[c], "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
 
 
+def _engine_json(r) -> dict:
+    out = {"status": r.status.value, "seconds": round(r.seconds, 3), "method": r.stats.get("method")}
+    for name in ("objective", "bound", "solution_count"):
+        if getattr(r, name) is not None:
+            out[name] = getattr(r, name)
+    for name in ("variables", "constraints", "count_complete"):
+        if name in r.stats:
+            out[name] = r.stats[name]
+    return out
+
+
 def cmd_solve(args) -> int:
     from .puzzle_file import load_puzzle
-    from .search import solve
     from .text import board_picture
     from .verify import verify
 
     puzzle = load_puzzle(args.puzzle)
     progress, progress_done = _progress_printer()
+    cp_options = {"workers": args.workers, "params": args.cpsat_params, "encoding": args.encoding}
+    check = None
     try:
-        result = solve(puzzle, time_limit=args.time_limit, seed=args.seed, mode=args.mode,
-                       count=args.count, progress=progress)
+        if args.engine == "search":
+            from .search import solve
+
+            result = solve(puzzle, time_limit=args.time_limit, seed=args.seed, mode=args.mode,
+                           count=args.count, progress=progress)
+        elif args.engine == "cpsat":
+            from . import cpsat
+
+            result = cpsat.solve(puzzle, time_limit=args.time_limit, seed=args.seed, count=args.count,
+                                 progress=_cpsat_progress(progress), **cp_options)
+            if result.solutions is not None:
+                from .symmetry import count_classes
+
+                if result.stats.get("count_complete"):
+                    result.count_classes = count_classes(puzzle, result.solutions)
+        else:
+            from .crosscheck import solve_both
+
+            check = solve_both(puzzle, time_limit=args.time_limit, seed=args.seed, count=args.count,
+                               mode=args.mode, cpsat_options=cp_options, progress=progress)
+            result = check.combined
     finally:
         progress_done()
     t = puzzle.table
@@ -244,6 +295,9 @@ def cmd_solve(args) -> int:
     code = {"OPTIMAL": EXIT_OK, "FEASIBLE": EXIT_OK, "INFEASIBLE": EXIT_INFEASIBLE, "UNKNOWN": EXIT_UNKNOWN}[
         result.status.value
     ]
+    if check is not None and check.disagreement:
+        code = EXIT_DISAGREE
+        print(f"blokus: error: the engines disagree: {check.disagreement}", file=sys.stderr)
     if args.json:
         obj = {
             "puzzle": puzzle.name,
@@ -262,6 +316,10 @@ def cmd_solve(args) -> int:
             obj["solution_count"] = result.solution_count
             obj["count_complete"] = result.stats.get("count_complete", False)
             obj["count_up_to_symmetry"] = result.count_classes
+        if check is not None:
+            obj["engines"] = {name: _engine_json(r) for name, r in check.results.items()}
+            obj["agree"] = check.disagreement is None
+            obj["disagreement"] = check.disagreement
         _emit_json(obj)
         return code
     print(puzzle.summary())
@@ -285,6 +343,13 @@ def cmd_solve(args) -> int:
                     owner[sq] = COLOR_LETTERS[c]
         print()
         print(board_picture(puzzle.board, owner))
+    if check is not None:
+        print()
+        for name, r in check.results.items():
+            extra = f", objective {r.objective}" if r.objective is not None else ""
+            extra += f", {r.solution_count} solutions" if r.solution_count is not None else ""
+            print(f"  {name:<7} {r.status.value:<11} {r.seconds:7.2f} s  {r.stats.get('method', '')}{extra}")
+        print("  The engines agree." if not check.disagreement else f"  DISAGREEMENT: {check.disagreement}")
     if order:
         print()
         print("Play order:")

@@ -127,6 +127,7 @@ class SolveResult:
     count_classes: int | None = None
     nodes: int = 0
     stats: dict = field(default_factory=dict)
+    solutions: list | None = None  # counting runs: the solutions found
 
     @property
     def solved(self) -> bool:

@@ -91,3 +91,41 @@ def count_classes(puzzle: Puzzle, solutions: list[list[tuple[int, Placement]]]) 
                 best = key
         keys.add(best)
     return len(keys)
+
+
+def quarter_turn(board: Board, sq: int) -> int:
+    """The square a clockwise quarter turn takes sq to: (r, c) -> (c, n-1-r)."""
+    n = board.width
+    r, c = divmod(sq, n)
+    return c * n + (n - 1 - r)
+
+
+def quarter_turn_placements(puzzle: Puzzle) -> list[Placement]:
+    """For every placement of a square board, its image under the quarter turn."""
+    t, b = puzzle.table, puzzle.board
+    return [t.find(quarter_turn(b, s) for s in t.squares[p]) for p in range(len(t))]
+
+
+def symmetry_applies(puzzle: Puzzle) -> str | None:
+    """None when the puzzle is invariant under the quarter turn with the
+    colour shift; otherwise the reason why not."""
+    b = puzzle.board
+    if puzzle.connect != "game":
+        return "the symmetric search plays in play order (the game rule)"
+    if b.width != b.height:
+        return "the board is not square"
+    if sorted(puzzle.colors) != [0, 1, 2, 3]:
+        return "not all four colours take part"
+    if len({tuple(sorted(puzzle.pieces[c])) for c in range(4)}) != 1:
+        return "the colours have different pieces"
+    if puzzle.setup and any(puzzle.setup.values()):
+        return "the puzzle has set-up pieces"
+    turn = lambda squares: frozenset(quarter_turn(b, s) for s in squares)  # noqa: E731
+    if turn(b.blocked) != b.blocked or turn(puzzle.stars) != puzzle.stars or turn(puzzle.empty) != puzzle.empty:
+        return "blocked, star or empty squares are not symmetric"
+    for c in range(4):
+        if turn(b.starts[c]) != b.starts[(c + 1) % 4]:
+            return "the start squares do not turn into each other"
+    return None
+
+

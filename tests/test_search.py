@@ -14,7 +14,7 @@ from solver.puzzle import Puzzle, Status
 from solver.puzzle_file import load_puzzle
 from solver.search import solve
 from solver.search.exhaustive import Exhaustive
-from solver.search.symmetric import quarter_turn
+from solver.symmetry import quarter_turn
 from solver.symmetry import count_classes
 from solver.verify import verify
 

@@ -25,7 +25,8 @@ from ..symmetry import count_classes
 from ..verify import verify
 from .beam import BeamSearch
 from .exhaustive import Exhaustive
-from .symmetric import SymmetricBeam, symmetry_applies
+from ..symmetry import symmetry_applies
+from .symmetric import SymmetricBeam
 
 MODES = ("auto", "general", "symmetric", "exhaustive")
 WIDTHS = (1, 4, 16, 64, 256, 1024)
