@@ -69,6 +69,19 @@ def puzzle_symmetries(puzzle: Puzzle) -> list[tuple[list[int], dict[int, int]]]:
     return out
 
 
+def interchangeable_colours(puzzle: Puzzle) -> bool:
+    """All colours have the same pieces and nothing tells them apart (no
+    start squares, no set-up pieces, no maximize target)."""
+    b = puzzle.board
+    return (
+        len(puzzle.colors) > 1
+        and len({tuple(sorted(puzzle.pieces[c])) for c in puzzle.colors}) == 1
+        and not any(b.starts[c] for c in range(4))
+        and not any(puzzle.setup.values())
+        and puzzle.goal != "maximize"
+    )
+
+
 def count_classes(puzzle: Puzzle, solutions: list[list[tuple[int, Placement]]]) -> int:
     """Number of distinct solutions up to the puzzle's symmetries."""
     t = puzzle.table

@@ -21,11 +21,10 @@ import time
 from typing import Callable, Iterator
 
 from ..puzzle import Puzzle, SolveResult, Status
-from ..symmetry import count_classes
+from ..symmetry import count_classes, symmetry_applies
 from ..verify import verify
 from .beam import BeamSearch
 from .exhaustive import Exhaustive
-from ..symmetry import symmetry_applies
 from .symmetric import SymmetricBeam
 
 MODES = ("auto", "general", "symmetric", "exhaustive")
@@ -108,11 +107,11 @@ class _Scheduler:
             except StopIteration:
                 finished.add(name)
                 del live[name]
-                if name == decisive:
-                    break
             now = time.monotonic()
             used[name] += now - t0
             self.info.nodes = self.nodes()
+            if decisive in finished:
+                break
             if self.progress and now - self.last_report >= 1.0:
                 self.last_report = now
                 self.progress(self.info)
@@ -137,8 +136,8 @@ def _place_all(puzzle, deadline, info, progress, mode, seed) -> SolveResult:
         tasks["beam"] = (_beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
     exhaustive = None
     if mode in ("auto", "general", "exhaustive"):
-        exhaustive = Exhaustive(puzzle)
-        proof = (s for s in exhaustive.solutions() if s is None or not found.append(("exhaustive", s)))
+        exhaustive = _complete_search(puzzle, stop_after=1)
+        proof = (s for s in exhaustive.solutions() if s is None or not found.append((exhaustive.name, s)))
         tasks["exhaustive"] = (proof, 0.2 if symmetric else 0.3)
 
     def nodes():
@@ -158,12 +157,24 @@ def _place_all(puzzle, deadline, info, progress, mode, seed) -> SolveResult:
         verify(puzzle, placements)
         return SolveResult(Status.OPTIMAL, "search", placements=placements, stats={"method": method})
     if "exhaustive" in finished:
-        return SolveResult(Status.INFEASIBLE, "search", stats={"method": "exhaustive"})
+        return SolveResult(Status.INFEASIBLE, "search", stats={"method": exhaustive.name})
     return SolveResult(Status.UNKNOWN, "search", stats={"best": info.best})
 
 
+def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
+    """The exhaustive search for the puzzle: the compiled fill kernel when it
+    applies (imported only then: loading numba costs 0.25 s), else the Python
+    one (same interface: ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
+    if puzzle.goal != "maximize" and puzzle.spare_squares == 0:
+        from .fillkernel import KernelSearch, supported
+
+        if supported(puzzle) is None:
+            return KernelSearch(puzzle, stop_after=stop_after)
+    return Exhaustive(puzzle)
+
+
 def _count(puzzle, deadline, info, progress) -> SolveResult:
-    search = Exhaustive(puzzle)
+    search = _complete_search(puzzle)
     solutions: list = []
     task = (s for s in search.solutions() if s is None or not solutions.append(s))
     finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
@@ -178,7 +189,7 @@ def _count(puzzle, deadline, info, progress) -> SolveResult:
         "search",
         placements=solutions[0] if solutions else [],
         solution_count=raw,
-        stats={"method": "exhaustive", "count_complete": done},
+        stats={"method": search.name, "count_complete": done},
     )
     if done:
         result.count_classes = count_classes(puzzle, solutions)

@@ -34,6 +34,7 @@ from ..geometry import mask_of, squares_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..placements import Placement
 from ..puzzle import Puzzle
+from ..symmetry import interchangeable_colours
 from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
 from .rules import corner_connected, final_rules_hold
 from .state import SearchState
@@ -41,23 +42,12 @@ from .state import SearchState
 Solution = list[tuple[int, Placement]]
 
 
-def interchangeable_colours(puzzle: Puzzle) -> bool:
-    """All colours have the same pieces and nothing tells them apart (no
-    start squares, no set-up pieces, no maximize target)."""
-    b = puzzle.board
-    return (
-        len(puzzle.colors) > 1
-        and len({tuple(sorted(puzzle.pieces[c])) for c in puzzle.colors}) == 1
-        and not any(b.starts[c] for c in range(4))
-        and not any(puzzle.setup.values())
-        and puzzle.goal != "maximize"
-    )
-
-
 class Exhaustive:
     """``solutions()`` yields every solution (place-all, count) or every
     improvement of the incumbent (maximize), and ``None`` every 1024 nodes
     so that a caller can pause it (see :mod:`.driver`)."""
+
+    name = "exhaustive"
 
     def __init__(self, puzzle: Puzzle, symmetry: bool = True):
         self.puzzle = puzzle
