@@ -99,7 +99,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cpsat-params", default="", metavar="TEXT",
                    help="extra CP-SAT parameters, e.g. 'num_workers:4,random_seed:3'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--render", metavar="PATH", help="also draw the solution into an image (.png, .svg or .gif)")
     p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser(
+        "render",
+        help="draw a game record's position or a puzzle as an image",
+        formatter_class=_formatter,
+        description=(
+            "Draw the position after N moves of a game record (.blksgf), or a puzzle file's board\n"
+            "(.toml), as a PNG, SVG or GIF image; --animate draws the game as an animated GIF\n"
+            "(the initial board, then one frame per move). Prints the path written."
+        ),
+        epilog=(
+            "examples:\n"
+            "  blokus render game.blksgf --move 20 --numbers\n"
+            "  blokus render game.blksgf -o output/game.svg\n"
+            "  blokus render game.blksgf --animate\n"
+            "  blokus render puzzles/stars-8x8.toml"
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="game record (.blksgf) or puzzle file (.toml)")
+    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    p.add_argument("-o", "--output", metavar="PATH",
+                   help="image file, format from the suffix: .png, .svg, .gif (default output/<FILE stem>.png)")
+    p.add_argument("--numbers", action="store_true", help="write each piece's move number on it")
+    p.add_argument("--animate", action="store_true", help="animated GIF of the game up to move N")
+    p.add_argument("--size", type=int, default=600, metavar="PX", help="image width in pixels (default 600)")
+    p.set_defaults(run=cmd_render)
     return parser
 
 
@@ -263,6 +290,10 @@ def cmd_solve(args) -> int:
     from .verify import verify
 
     puzzle = load_puzzle(args.puzzle)
+    if args.render:
+        from .render import check_output
+
+        check_output(args.render)  # fail before solving
     progress, progress_done = _progress_printer()
     cp_options = {"workers": args.workers, "params": args.cpsat_params, "encoding": args.encoding}
     check = None
@@ -292,6 +323,10 @@ def cmd_solve(args) -> int:
         progress_done()
     t = puzzle.table
     order = verify(puzzle, result.placements).order if result.placements else []
+    if args.render and result.placements:
+        from .render import render_solution
+
+        render_solution(puzzle, order, args.render, numbers=True, title=f"{puzzle.name}: {result.status.value}")
     code = {"OPTIMAL": EXIT_OK, "FEASIBLE": EXIT_OK, "INFEASIBLE": EXIT_INFEASIBLE, "UNKNOWN": EXIT_UNKNOWN}[
         result.status.value
     ]
@@ -320,6 +355,8 @@ def cmd_solve(args) -> int:
             obj["engines"] = {name: _engine_json(r) for name, r in check.results.items()}
             obj["agree"] = check.disagreement is None
             obj["disagreement"] = check.disagreement
+        if args.render:
+            obj["image"] = args.render if result.placements else None
         _emit_json(obj)
         return code
     print(puzzle.summary())
@@ -355,4 +392,40 @@ def cmd_solve(args) -> int:
         print("Play order:")
         for i, (c, p) in enumerate(order, start=1):
             print(f"  {i:3}. {COLORS[c]:<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
+    if args.render:
+        print()
+        print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
     return code
+
+
+# -- render ---------------------------------------------------------------------
+
+def cmd_render(args) -> int:
+    from pathlib import Path
+
+    from . import render
+
+    name = Path(args.file).name
+    out = args.output or str(Path("output") / (Path(args.file).stem + (".gif" if args.animate else ".png")))
+    is_puzzle = args.file.lower().endswith(".toml")
+    if is_puzzle and (args.move is not None or args.animate):
+        raise render.RenderError("--move and --animate apply to game records, not to puzzle files")
+    if is_puzzle:
+        from .puzzle_file import load_puzzle
+
+        puzzle = load_puzzle(args.file)
+    else:
+        record, pos = _load_position(args)
+    if args.output is None:
+        Path(out).parent.mkdir(exist_ok=True)
+    render.check_output(out, ("gif",) if args.animate else render.FORMATS)  # before drawing
+    if is_puzzle:
+        render.render_solution(puzzle, (), out, size_px=args.size)
+    elif args.animate:
+        render.render_animation(pos, out, numbers=args.numbers, title=name, size_px=args.size)
+    else:
+        n = args.move if args.move is not None else record.move_count
+        render.render_position(pos, out, numbers=args.numbers, title=f"{name}: move {n} of {record.move_count}",
+                               size_px=args.size)
+    print(out)
+    return EXIT_OK

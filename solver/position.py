@@ -335,3 +335,9 @@ class Position:
     def __repr__(self) -> str:
         to_move = COLORS[self.to_move] if self.to_move is not None else "nobody"
         return f"<Position {len(self.history)} moves, {to_move} to move>"
+
+    def _repr_png_(self) -> bytes:
+        """The board as a PNG, for notebooks (matplotlib is imported only here)."""
+        from .render import render_position
+
+        return render_position(self)

@@ -97,6 +97,12 @@ class Puzzle:
 
         return replace(self, goal=goal)
 
+    def _repr_png_(self) -> bytes:
+        """The puzzle's board as a PNG, for notebooks (imports the renderer here)."""
+        from .render import render_solution
+
+        return render_solution(self)
+
     def summary(self) -> str:
         cols = ", ".join(f"{COLORS[c]} {len(self.pieces[c])}" for c in self.colors)
         return f"{self.name}: {self.board.width}x{self.board.height}, pieces {cols}, connect={self.connect}, goal={self.goal}"

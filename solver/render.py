@@ -1,0 +1,453 @@
+"""Images of boards: positions, puzzles and their solutions, game animations.
+
+PNG and SVG come from matplotlib (a ``Figure`` with its own Agg canvas, so no
+pyplot and no global backend state), GIF from Pillow. The rules core never
+imports this module; ``Position._repr_png_`` and ``Puzzle._repr_png_``
+import it lazily for notebooks.
+
+Colours are the Okabe-Ito palette, chosen to stay distinguishable with the
+common forms of colour blindness: blue ``#0072B2``, yellow ``#F0E442``, red
+(vermillion) ``#D55E00``, green (bluish green) ``#009E73``. Every piece also
+gets a thick dark outline, so pieces are told apart by shape as well as by
+colour; blocked squares are dark grey. Marks: a start square holds a disc in
+its colour, a star square a star, a square that must stay empty an x, the
+last move a black dot in each of its squares; suggested placements
+(highlights) are a translucent, hatched fill in the colour with an outline in
+a dark shade of it.
+
+Layout: the image is ``size_px`` wide (default 600), the board centred under
+a title band with column letters above and below and row numbers on both
+sides (``a20`` top left, as in the text notation), and a legend below
+(one swatch per colour with its score or pieces, then a note line).
+:func:`square_pixel` gives the pixel centre of a square in such an image.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence, Union
+
+from .errors import BlokusError
+from .geometry import COLORS, NUM_COLORS, Board, color_index, column_name
+from .placements import Placement, placement_table
+from .position import Position
+from .puzzle import Puzzle
+
+COLOR_HEX: tuple[str, ...] = ("#0072B2", "#F0E442", "#D55E00", "#009E73")
+"""Fill colour per colour index (Okabe-Ito blue, yellow, vermillion, bluish green)."""
+DARK_HEX: tuple[str, ...] = ("#00466E", "#8A8200", "#843A00", "#005C44")
+"""A dark shade of each colour, for highlight outlines and hatching."""
+TEXT_HEX: tuple[str, ...] = ("#FFFFFF", "#000000", "#000000", "#000000")
+"""Move-number text colour on each colour (the one with the better contrast)."""
+EMPTY_HEX = "#FFFFFF"
+BLOCKED_HEX = "#4D4D4D"
+GRID_HEX = "#BDBDBD"
+OUTLINE_HEX = "#1A1A1A"
+FORMATS = ("png", "svg", "gif")
+DPI = 100
+
+Highlight = tuple[Union[int, str], Union[Placement, str, Iterable[int]]]
+"""A suggested placement: (colour index or name, placement index, move text
+such as ``"a20,b20,b19"``, or square indices)."""
+
+
+class RenderError(BlokusError, ValueError):
+    """An image cannot be written (unknown format, unwritable path)."""
+
+
+# -- layout -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Layout:
+    """Pixel geometry of an image (y counted from the top)."""
+
+    width: int  # image width in pixels
+    height: int  # image height in pixels
+    cell: int  # square side in pixels
+    left: int  # x of the board's left edge
+    top: int  # y of the board's top edge
+    label: int  # height of the coordinate bands
+    title: int  # height of the title band
+    legend: int  # height of the legend band
+    pad: int
+
+
+def layout(board: Board, size_px: int = 600) -> Layout:
+    """The layout of an image of ``board`` that is ``size_px`` wide (100 to
+    5000; wider only when the board has more columns than fit at 4 pixels a
+    square)."""
+    if not 100 <= size_px <= 5000:
+        raise RenderError(f"image width {size_px} px is out of range (100 to 5000)")
+    s = int(size_px)
+    label, title, legend, pad = round(0.045 * s), round(0.06 * s), round(0.09 * s), round(0.015 * s)
+    cell = max((s - 2 * (label + pad)) // board.width, 4)
+    width = max(s, board.width * cell + 2 * (label + pad))
+    height = pad + title + label + board.height * cell + label + legend + pad
+    left = (width - board.width * cell) // 2
+    return Layout(width, height, cell, left, pad + title + label, label, title, legend, pad)
+
+
+def square_pixel(board: Board, sq: int, size_px: int = 600) -> tuple[float, float]:
+    """Pixel (x, y) of the centre of square ``sq`` in an image rendered at
+    ``size_px`` (y from the top, as image libraries count)."""
+    lay = layout(board, size_px)
+    row, col = board.row_col(sq)
+    return lay.left + (col + 0.5) * lay.cell, lay.top + (row + 0.5) * lay.cell
+
+
+# -- what to draw -------------------------------------------------------------
+
+@dataclass
+class _Scene:
+    board: Board
+    pieces: list[tuple[int, tuple[int, ...], int | None]]  # (colour, squares, move number)
+    stars: frozenset[int] = frozenset()
+    empty: frozenset[int] = frozenset()
+    highlights: Sequence[tuple[int, tuple[int, ...]]] = ()
+    last: tuple[int, ...] = ()
+    numbers: bool = False
+    title: str = ""
+    legend: Sequence[tuple[int, str]] = ()  # (colour, label)
+    note: str = ""
+
+
+def _resolve_highlights(board: Board, highlights: Iterable[Highlight]) -> list[tuple[int, tuple[int, ...]]]:
+    table = placement_table(board)
+    out = []
+    for color, what in highlights:
+        c = color_index(color) if isinstance(color, str) else int(color)
+        if isinstance(what, str):
+            what = table.parse(what)
+        squares = tuple(table.squares[what]) if isinstance(what, int) else tuple(what)
+        out.append((c, squares))
+    return out
+
+
+def _position_scene(pos: Position, numbers: bool, title: str | None, highlights: Iterable[Highlight],
+                    last_move: bool, note: str | None) -> _Scene:
+    t = pos.table
+    pieces = [(c, t.squares[p], None) for c in range(NUM_COLORS) for p in pos.initial_setup[c]]
+    pieces += [(c, t.squares[p], i) for i, (c, p) in enumerate(pos.history, start=1)]
+    last = t.squares[pos.history[-1].placement] if last_move and pos.history else ()
+    scores = pos.scores()
+    legend = [(c, f"{COLORS[c]} {scores[c]:+d}") for c in range(NUM_COLORS)]
+    if note is None:
+        turn = "game over" if pos.game_over else f"{COLORS[pos.to_move]} to move"
+        note = f"after {len(pos.history)} moves, {turn}"
+    return _Scene(pos.board, pieces, highlights=_resolve_highlights(pos.board, highlights), last=tuple(last),
+                  numbers=numbers, title=title or "", legend=legend, note=note)
+
+
+def _solution_scene(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]], numbers: bool,
+                    title: str | None, highlights: Iterable[Highlight], note: str | None) -> _Scene:
+    t = puzzle.table
+    pieces = [(c, t.squares[p], None) for c, ps in puzzle.setup.items() for p in ps]
+    pieces += [(c, t.squares[p], i) for i, (c, p) in enumerate(placements, start=1)]
+    legend = []
+    for c in range(NUM_COLORS):
+        if c in puzzle.colors:
+            placed = sum(1 for col, _ in placements if col == c)
+            legend.append((c, f"{COLORS[c]} {placed}/{len(puzzle.pieces[c])}"))
+        elif puzzle.setup_of(c):
+            legend.append((c, f"{COLORS[c]} (set-up)"))
+    if note is None:
+        note = f"goal: {puzzle.goal}" + (f", {len(puzzle.stars)} stars to cover" if puzzle.stars else "")
+        note += f", {len(puzzle.empty)} squares to leave empty" if puzzle.empty else ""
+    return _Scene(puzzle.board, pieces, stars=puzzle.stars, empty=puzzle.empty,
+                  highlights=_resolve_highlights(puzzle.board, highlights), numbers=numbers,
+                  title=puzzle.name if title is None else title, legend=legend, note=note)
+
+
+# -- drawing ------------------------------------------------------------------
+
+def _boundary(board: Board, region: dict[int, object], thick) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Unit segments (data coordinates) between edge neighbours a, b (or a
+    and the outside, b = None) for which ``thick(region.get(a), region.get(b))``."""
+    W, H = board.width, board.height
+    segs = []
+    for r in range(H):
+        for c in range(W):
+            a = region.get(r * W + c)
+            y0, y1 = H - 1 - r, H - r
+            right = region.get(r * W + c + 1) if c + 1 < W else None
+            below = region.get((r + 1) * W + c) if r + 1 < H else None
+            if thick(a, right):
+                segs.append(((c + 1, y0), (c + 1, y1)))
+            if thick(a, below):
+                segs.append(((c, y0), (c + 1, y0)))
+            if c == 0 and thick(a, None):
+                segs.append(((0, y0), (0, y1)))
+            if r == 0 and thick(a, None):
+                segs.append(((c, H), (c + 1, H)))
+    return segs
+
+
+def _figure(scene: _Scene, size_px: int):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    b = scene.board
+    W, H = b.width, b.height
+    lay = layout(b, size_px)
+    fig = Figure(figsize=(lay.width / DPI, lay.height / DPI), dpi=DPI, facecolor="white")
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((lay.left / lay.width, 1 - (lay.top + H * lay.cell) / lay.height,
+                       W * lay.cell / lay.width, H * lay.cell / lay.height))
+    ax.set_xlim(0, W)
+    ax.set_ylim(0, H)
+    ax.set_axis_off()
+    pt = 72 / DPI  # points per pixel
+    cell_pt = lay.cell * pt
+
+    def xy(sq: int) -> tuple[float, float]:
+        r, c = divmod(sq, W)
+        return c + 0.5, H - r - 0.5
+
+    owner: dict[int, int] = {}
+    region: dict[int, object] = {sq: "#" for sq in b.blocked}
+    for i, (c, sqs, _) in enumerate(scene.pieces):
+        for sq in sqs:
+            owner[sq] = c
+            region[sq] = i
+    faces = []
+    polys = []
+    for sq in range(b.size):
+        r, c = divmod(sq, W)
+        polys.append(((c, H - r - 1), (c + 1, H - r - 1), (c + 1, H - r), (c, H - r)))
+        faces.append(BLOCKED_HEX if sq in b.blocked else COLOR_HEX[owner[sq]] if sq in owner else EMPTY_HEX)
+    ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors=GRID_HEX,
+                                     linewidths=max(0.5, lay.cell / 40) * pt, antialiased=False))
+
+    for c, sqs in scene.highlights:
+        for sq in sqs:
+            x, y = xy(sq)
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=COLOR_HEX[c], alpha=0.45,
+                                   edgecolor=DARK_HEX[c], hatch="///", linewidth=0))
+        segs = _boundary(b, {sq: 1 for sq in sqs}, lambda a, z: (a is None) != (z is None))
+        ax.add_collection(LineCollection(segs, colors=DARK_HEX[c], linewidths=max(1.5, lay.cell / 10) * pt,
+                                         capstyle="projecting"))
+
+    def piece_edge(a, z) -> bool:
+        return a != z and (isinstance(a, int) or isinstance(z, int))
+
+    thick = max(1.5, lay.cell / 9) * pt
+    ax.add_collection(LineCollection(_boundary(b, region, piece_edge), colors=OUTLINE_HEX,
+                                     linewidths=thick, capstyle="projecting"))
+    ax.add_patch(Rectangle((0, 0), W, H, fill=False, edgecolor=OUTLINE_HEX, linewidth=thick, clip_on=False))
+
+    def marks(squares, **style) -> None:
+        pts = [xy(sq) for sq in squares]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
+
+    for c in range(NUM_COLORS):  # start discs; a square shared by colours gets nested discs
+        free = [sq for sq in b.starts[c] if sq not in owner]
+        for k in range(c + 1):
+            shared = [sq for sq in free if sum(sq in b.starts[o] for o in range(c)) == k]
+            marks(shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=COLOR_HEX[c],
+                  markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * pt)
+    for covered in (False, True):
+        stars = [sq for sq in scene.stars if (sq in owner) == covered]
+        marks(stars, marker="*", markersize=cell_pt * 0.7, markerfacecolor="white" if covered else "#222222",
+              markeredgecolor="#222222", markeredgewidth=max(0.6, lay.cell / 40) * pt)
+    marks(scene.empty, marker="x", markersize=cell_pt * 0.5, markeredgecolor="#555555",
+          markeredgewidth=max(1.0, lay.cell / 12) * pt)
+
+    numbered: set[int] = set()
+    if scene.numbers:
+        for c, sqs, n in scene.pieces:
+            if n is None:
+                continue
+            mx = sum(xy(sq)[0] for sq in sqs) / len(sqs)
+            my = sum(xy(sq)[1] for sq in sqs) / len(sqs)
+            sq = min(sqs, key=lambda s: ((xy(s)[0] - mx) ** 2 + (xy(s)[1] - my) ** 2, s))
+            numbered.add(sq)
+            is_last = set(sqs) == set(scene.last)  # the last move's number sits in a white disc
+            ax.text(*xy(sq), str(n), ha="center", va="center_baseline", color="black" if is_last else TEXT_HEX[c],
+                    fontsize=min(cell_pt * (0.55 if n < 100 else 0.42), 16), fontweight="bold",
+                    bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="black",
+                              linewidth=0.8) if is_last else None)
+    marks([sq for sq in scene.last if sq not in numbered], marker="o", markersize=cell_pt * 0.3,
+          markerfacecolor="black", markeredgecolor="white", markeredgewidth=max(0.6, lay.cell / 40) * pt)
+
+    # coordinates: letters above and below, numbers left and right
+    font = min(0.5 * lay.cell, 0.55 * lay.label) * pt
+    gap = (lay.label / 2) / lay.cell  # band centre, in squares
+    for col in range(W):
+        for y in (-gap, H + gap):
+            ax.text(col + 0.5, y, column_name(col), ha="center", va="center", fontsize=font,
+                    color="#333333", clip_on=False)
+    for row in range(H):
+        for x in (-gap, W + gap):
+            ax.text(x, H - row - 0.5, str(H - row), ha="center", va="center", fontsize=font,
+                    color="#333333", clip_on=False)
+
+    s = lay.width
+    if scene.title:
+        fig.text(0.5, 1 - (lay.pad + lay.title / 2) / lay.height, scene.title, ha="center", va="center",
+                 fontsize=0.032 * size_px * pt, fontweight="bold")
+    band_top = lay.top + H * lay.cell + lay.label
+    line_h = lay.legend / 2
+    legend_font = 0.024 * size_px * pt
+    if scene.legend:
+        slot = (s - 2 * lay.pad) / len(scene.legend)
+        y = band_top + line_h / 2
+        box = 0.55 * line_h
+        for i, (c, label) in enumerate(scene.legend):
+            x = lay.pad + i * slot + slot / 2 - 0.9 * box - 0.5 * len(label) * legend_font / pt * 0.55
+            fig.add_artist(Rectangle((x / s, 1 - (y + box / 2) / lay.height), box / s, box / lay.height,
+                                     facecolor=COLOR_HEX[c], edgecolor=OUTLINE_HEX, linewidth=1.2 * pt,
+                                     transform=fig.transFigure))
+            fig.text((x + 1.4 * box) / s, 1 - y / lay.height, label, ha="left", va="center",
+                     fontsize=legend_font)
+    if scene.note:
+        fig.text(0.5, 1 - (band_top + 1.5 * line_h) / lay.height, scene.note, ha="center", va="center",
+                 fontsize=legend_font, color="#444444")
+    return fig
+
+
+# -- output -------------------------------------------------------------------
+
+def image_format(path: str | os.PathLike, allowed: Sequence[str] = FORMATS) -> str:
+    """The format named by the path's suffix; RenderError when unknown."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in allowed:
+        what = f"unknown image format {'.' + suffix!r}" if suffix else "no image format suffix"
+        raise RenderError(f"{path}: {what} (use {', '.join('.' + f for f in allowed)})")
+    return suffix
+
+
+def check_output(path: str | os.PathLike, allowed: Sequence[str] = FORMATS) -> str:
+    """Check an output path before any work: known suffix and an existing
+    folder. Returns the format."""
+    if Path(path).is_dir():
+        raise RenderError(f"{path}: cannot write: it is a folder")
+    fmt = image_format(path, allowed)
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise RenderError(f"{path}: cannot write: folder {str(parent)!r} does not exist")
+    return fmt
+
+
+def write_file(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` all or nothing (a temporary file, then a rename)."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise RenderError(f"{path}: cannot write: folder {str(path.parent)!r} does not exist")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise RenderError(f"{path}: cannot write: {e.strerror or e}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _rgb_image(fig):
+    from PIL import Image
+
+    fig.canvas.draw()
+    w, h = fig.canvas.get_width_height()
+    return Image.frombuffer("RGBA", (w, h), fig.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+
+
+def _encode(fig, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    if fmt == "gif":
+        _rgb_image(fig).quantize(colors=64, dither=0).save(buf, format="GIF")
+    else:
+        metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+        fig.savefig(buf, format=fmt, dpi=DPI, facecolor="white", metadata=metadata)
+    return buf.getvalue()
+
+
+def _output(fig, path, fmt: str | None) -> bytes | None:
+    if path is None:
+        return _encode(fig, image_format(f"x.{fmt or 'png'}"))
+    write_file(path, _encode(fig, check_output(path)))
+    return None
+
+
+# -- public entry points ----------------------------------------------------------
+
+def render_position(position: Position, path: str | os.PathLike | None = None, *, numbers: bool = False,
+                    title: str | None = None, highlights: Iterable[Highlight] = (), last_move: bool = True,
+                    note: str | None = None, size_px: int = 600, fmt: str | None = None) -> bytes | None:
+    """Draw a position, optionally with highlighted placements (suggested
+    moves: (colour, placement index or squares)). Writes ``path`` (format
+    from its suffix: .png, .svg, .gif) and returns None, or returns the
+    image bytes (``fmt``, default png) when ``path`` is None. ``numbers``
+    puts each piece's move number on it; ``note`` replaces the line under
+    the scores (default: moves played and whose turn it is)."""
+    return _output(_figure(_position_scene(position, numbers, title, highlights, last_move, note), size_px),
+                   path, fmt)
+
+
+def render_solution(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]] = (),
+                    path: str | os.PathLike | None = None, *, numbers: bool = False, title: str | None = None,
+                    highlights: Iterable[Highlight] = (), note: str | None = None, size_px: int = 600,
+                    fmt: str | None = None) -> bytes | None:
+    """Draw a puzzle (board, set-up, start, star and x squares) with the
+    placements of a solution ((colour, placement), numbered in this order).
+    With no placements it draws the puzzle itself. Output as in
+    :func:`render_position`."""
+    return _output(_figure(_solution_scene(puzzle, placements, numbers, title, highlights, note), size_px),
+                   path, fmt)
+
+
+def replay(position: Position) -> list[Position]:
+    """The positions from the initial set-up to ``position``, one per move."""
+    pos = Position(position.board)
+    setup = {c: list(ps) for c, ps in enumerate(position.initial_setup) if ps}
+    if setup:
+        pos.setup(setup, position.initial_to_move)
+    frames = [pos.copy()]
+    for move in position.history:
+        pos.push(move)
+        frames.append(pos.copy())
+    return frames
+
+
+def render_animation(position: Position, path: str | os.PathLike | None = None, *, numbers: bool = False,
+                     title: str | None = None, size_px: int = 600, frame_ms: int = 700,
+                     last_frame_ms: int = 3000) -> bytes | None:
+    """An animated GIF of the game that led to ``position``: one frame for
+    the initial board (empty or set up) and one per move, so
+    ``len(position.history) + 1`` frames; the last one stays longer. Writes
+    ``path`` (must end in .gif) or returns the bytes."""
+    if path is not None:
+        check_output(path, allowed=("gif",))
+    frames = []
+    for pos in replay(position):
+        fig = _figure(_position_scene(pos, numbers, title, (), True, None), size_px)
+        frames.append(_rgb_image(fig))
+    from PIL import Image
+
+    palette = frames[-1].quantize(colors=64, dither=Image.Dither.NONE)
+    images = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    durations = [frame_ms] * (len(images) - 1) + [last_frame_ms]
+    buf = io.BytesIO()
+    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
+                   disposal=1)
+    if path is None:
+        return buf.getvalue()
+    write_file(path, buf.getvalue())
+    return None
+
+
+def legal_highlights(position: Position, color: int | str, limit: int | None = None) -> list[Highlight]:
+    """Highlights for the legal moves of a colour (at most ``limit``, largest
+    pieces first): a quick way to show where a colour can still play."""
+    c = color_index(color) if isinstance(color, str) else color
+    t = position.table
+    moves = sorted(position.legal_placements(c), key=lambda p: (-len(t.squares[p]), t.name(p)))
+    return [(c, p) for p in moves[:limit]]
+
