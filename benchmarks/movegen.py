@@ -52,15 +52,15 @@ def reference_args(pos: Position, c: int):
     return grid, b.height, b.width, c, hand, {b.row_col(s) for s in b.starts[c]}
 
 
-def sample_positions(games: int, seed: int) -> dict[int, list[Position]]:
+def sample_positions(games: int, seed: int, rounds: tuple[int, ...] = ROUNDS) -> dict[int, list[Position]]:
     """Positions from seeded games in which each colour plays a random move
     among those of its largest piece left (plain random games end before
     round 16; this simple policy plays like people and lasts longer)."""
-    found = {r: [] for r in ROUNDS}
+    found = {r: [] for r in rounds}
     for g in range(games):
         rng = random.Random(seed * 1000 + g)
         pos = Position()
-        while not pos.game_over and len(pos.history) < 4 * ROUNDS[-1]:
+        while not pos.game_over and len(pos.history) < 4 * rounds[-1]:
             moves = pos.legal_placements()
             size = max(pos.table.squares[p].__len__() for p in moves)
             pos.push(Move(pos.to_move, rng.choice([p for p in moves if len(pos.table.squares[p]) == size])))

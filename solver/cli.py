@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .errors import BlokusError
 from .geometry import COLORS, color_index
@@ -93,14 +94,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     p.add_argument("--count", action="store_true", help="count all solutions")
-    p.add_argument("--encoding", choices=["cuts", "levels"], default="cuts",
-                   help="CP-SAT connectivity encoding (default cuts)")
+    p.add_argument("--encoding", choices=["auto", "cuts", "levels"], default="auto",
+                   help="CP-SAT connectivity encoding (default auto: cuts, levels for maximize)")
     p.add_argument("--workers", type=int, default=0, metavar="N", help="CP-SAT workers (default: one per core)")
     p.add_argument("--cpsat-params", default="", metavar="TEXT",
                    help="extra CP-SAT parameters, e.g. 'num_workers:4,random_seed:3'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--render", metavar="PATH", help="also draw the solution into an image (.png, .svg or .gif)")
     p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser(
+        "analyze",
+        help="endgame analysis of a game record: best reachable scores, with proof",
+        formatter_class=_formatter,
+        description=(
+            "Analyse the position after N moves of a game record (default: the end).\n"
+            "For every colour: its score now and its solo optimum (the best advanced score it\n"
+            "could reach if the others placed nothing more), proven or with bounds; whether\n"
+            "the colours still interact; for two-player games the exact game value (blue+red\n"
+            "minus yellow+green) and the best move when the rest of the game fits in the time\n"
+            "limit, else proven bounds; for four-player games the score each colour can\n"
+            "guarantee whatever the others do. Exit codes: 0 done, 2 errors, 5 the engines\n"
+            "disagree (--engine both)."
+        ),
+        epilog=(
+            "examples:\n"
+            "  blokus analyze puzzles/games/sample-2p.blksgf --move 56\n"
+            "  blokus analyze puzzles/games/sample-4p.blksgf --move 54 --engine both --json\n"
+            "  blokus analyze game.blksgf --time-limit 300 --render output/endgame.png"
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="game record (.blksgf)")
+    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                   help="seconds for the whole analysis (default 60)")
+    p.add_argument("--engine", choices=["search", "cpsat", "both"], default="search",
+                   help="engine for the solo optima: search (default), cpsat, or both (cross-checked)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--render", metavar="PATH",
+                   help="also draw the position with the solo-optimum placements of the colour to move")
+    p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser(
         "render",
@@ -396,6 +429,129 @@ def cmd_solve(args) -> int:
         print()
         print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
     return code
+
+
+# -- analyze --------------------------------------------------------------------
+
+def _move_json(table, c: int, p: int) -> dict:
+    return {"color": COLORS[c], "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
+
+
+def cmd_analyze(args) -> int:
+    import time
+
+    from .endgame import analyze
+
+    record, pos = _load_position(args)
+    if args.render:
+        from .render import check_output
+
+        check_output(args.render)  # fail before the analysis
+    start = time.monotonic()
+
+    def progress(text: str) -> None:
+        if time.monotonic() - start >= 1.0:
+            print(f"blokus: {time.monotonic() - start:6.1f} s  {text}", file=sys.stderr, flush=True)
+
+    a = analyze(pos, record.two_player, args.time_limit, args.engine, progress=progress)
+    seconds = time.monotonic() - start
+    t = pos.table
+    n = args.move if args.move is not None else record.move_count
+    disagreements = [f"{COLORS[r.color]}: {r.disagreement}" for r in a.colours if r.disagreement]
+    best_move = None if a.best_move is None else _move_json(t, a.best_move.color, a.best_move.placement)
+    if args.render:
+        from .render import render_position
+
+        c = pos.to_move
+        marks = [(c, p) for _, p in a.colours[c].placements] if c is not None else []
+        note = (f"hatched: {COLORS[c]}'s placements reaching its solo optimum {a.colours[c].solo_optimum:+d}"
+                if marks and a.colours[c].solo_optimum is not None else None)
+        render_position(pos, args.render, title=f"{Path(args.file).name}: move {n} of {record.move_count}",
+                        highlights=marks, note=note)
+    if args.json:
+        obj = {
+            "file": args.file,
+            "variant": record.variant,
+            "move": n,
+            "moves_total": record.move_count,
+            "to_move": COLORS[pos.to_move] if pos.to_move is not None else None,
+            "game_over": a.game_over,
+            "two_player": a.two_player,
+            "engine": args.engine,
+            "seconds": round(seconds, 3),
+            "colors": [
+                {
+                    "color": COLORS[r.color],
+                    "score_now": r.score_now,
+                    "solo_optimum": r.solo_optimum,
+                    "proven": r.proven,
+                    "proven_by": r.proven_by,
+                    "bound": r.solo_optimum if r.proven else r.bound,
+                    "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
+                    "placements": [_move_json(t, c, p) for c, p in r.placements],
+                    "guaranteed": r.guaranteed,
+                    "disagreement": r.disagreement,
+                }
+                for r in a.colours
+            ],
+            "independent": a.independent,
+            "groups": [[COLORS[c] for c in g] for g in a.groups],
+            "game_value": a.game_value,
+            "game_value_proven": a.game_value_proven,
+            "game_bounds": list(a.game_bounds) if a.game_bounds else None,
+            "best_move": best_move,
+            "notes": a.notes,
+        }
+        if args.render:
+            obj["image"] = args.render
+        _emit_json(obj)
+        return EXIT_DISAGREE if disagreements else EXIT_OK
+    to_move = COLORS[pos.to_move] if pos.to_move is not None else "nobody (game over)"
+    kind = "two-player: blue+red against yellow+green" if a.two_player else "four players"
+    print(f"{record.variant}: {args.file}, after move {n} of {record.move_count}, {to_move} to move ({kind})")
+    print()
+    guaranteed = not a.two_player and any(r.guaranteed is not None for r in a.colours)
+    head = f"{'colour':<7}{'now':>5}{'solo optimum':>14}  {'proof':<22}"
+    print(head + (f"{'guaranteed':>10}" if guaranteed else ""))
+    for r in a.colours:
+        if r.proven:
+            value, proof = f"{r.solo_optimum:+d}", f"proven ({r.proven_by})"
+        else:
+            found = "none" if r.solo_optimum is None else f"{r.solo_optimum:+d}"
+            value, proof = found, f"not proven (at most {r.bound:+d})" if r.bound is not None else "not proven"
+        line = f"{COLORS[r.color]:<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
+        if guaranteed:
+            line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
+        print(line)
+    print()
+    if a.independent:
+        print("Independent: yes, no square can be reached by two colours: the solo optima are the outcome of best play")
+    else:
+        print("Independent: no; still interacting: " + "; ".join(", ".join(COLORS[c] for c in g) for g in a.groups))
+    if a.two_player:
+        if a.game_value is not None:
+            print(f"Game value (blue+red minus yellow+green): {a.game_value:+d}, proven")
+        elif a.game_bounds:
+            lo, hi = a.game_bounds
+            print(f"Game value (blue+red minus yellow+green): between {lo:+d} and {hi:+d} (exact value not proven)")
+    if best_move:
+        print(f"Best move: {best_move['color']} {best_move['piece']} {best_move['squares']}")
+    for note in a.notes:
+        print(f"Note: {note}")
+    for d in disagreements:
+        print(f"Disagreement: {d}")
+    shown = [r for r in a.colours if r.placements]
+    if shown:
+        print()
+        print("Placements reaching each solo optimum:")
+        for r in shown:
+            moves = ", ".join(f"{PIECES[t.piece[p]].name} {t.name(p)}" for _, p in r.placements)
+            print(f"  {COLORS[r.color]:<6} {moves}")
+    if args.render:
+        print()
+        print(f"Image: {args.render}")
+    print(f"\nTime: {seconds:.2f} s")
+    return EXIT_DISAGREE if disagreements else EXIT_OK
 
 
 # -- render ---------------------------------------------------------------------

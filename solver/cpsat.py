@@ -29,10 +29,15 @@ The model:
 
 Counting enumerates solutions with the ``cuts`` encoding (the levels
 encoding has auxiliary variables that would count one solution many times).
+When the colours are interchangeable (the 8x10 tetromino puzzles), the
+count is of solutions whose colours are ordered by where their copy of one
+shared piece lies, times k! (an independent choice from the search engine's
+"colours in order of first appearance").
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -45,9 +50,9 @@ from .geometry import COLORS, mask_of, squares_of
 from .pieces import MONOMINO, PIECE_SIZES
 from .placements import Placement
 from .puzzle import Puzzle, SolveResult, Status
-from .symmetry import quarter_turn_placements, symmetry_applies
+from .symmetry import interchangeable_colours, quarter_turn_placements, symmetry_applies
 
-ENCODINGS = ("levels", "cuts")
+ENCODINGS = ("auto", "levels", "cuts")
 
 
 class CpsatError(BlokusError, ValueError):
@@ -82,12 +87,13 @@ class PuzzleModel:
         return [(c, p) for (c, p), v in self.x.items() if value(v)]
 
 
-def build(puzzle: Puzzle, encoding: str = "cuts", symmetric: bool = False) -> PuzzleModel:
+def build(puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colours: bool = False) -> PuzzleModel:
     """Build the CP-SAT model of a puzzle (no solving, no printing). With
     ``symmetric``, only solutions that a quarter turn maps onto themselves
-    with the colours shifted (blue -> yellow -> red -> green) are allowed."""
-    if encoding not in ENCODINGS:
-        raise CpsatError(f"unknown connectivity encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
+    with the colours shifted (blue -> yellow -> red -> green) are allowed;
+    with ``order_colours`` (interchangeable colours only), one solution of
+    each class of colour relabellings."""
+    encoding = _encoding(encoding, puzzle)
     if symmetric and symmetry_applies(puzzle) is not None:
         raise CpsatError(f"the symmetric model does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
     t, b = puzzle.table, puzzle.board
@@ -225,6 +231,8 @@ def build(puzzle: Puzzle, encoding: str = "cuts", symmetric: bool = False) -> Pu
     # placed; under game it is part of the levels) ---------------------------------
     if puzzle.goal == "maximize":
         _objective(puzzle, m, by_colour_piece)
+    if order_colours:
+        _order_colours(puzzle, m)
     if symmetric:
         turn = quarter_turn_placements(puzzle)
         for (c, p), v in m.x.items():
@@ -253,6 +261,30 @@ def _root_squares(puzzle: Puzzle, c: int, setup_mask: int) -> int:
         return setup_mask
     starts = puzzle.board.starts[c]
     return puzzle.board.start_masks[c] if len(starts) == 1 else 0
+
+
+def _encoding(name: str, puzzle: Puzzle) -> str:
+    """``auto``: levels for maximize (cuts would re-solve to optimality once
+    per round of cuts), cuts otherwise (faster on place-all; see
+    benchmarks/RESULTS.md)."""
+    if name not in ENCODINGS:
+        raise CpsatError(f"unknown connectivity encoding {name!r} (known: {', '.join(ENCODINGS)})")
+    if name == "auto":
+        return "levels" if puzzle.goal == "maximize" else "cuts"
+    return name
+
+
+def _order_colours(puzzle: Puzzle, m: PuzzleModel) -> None:
+    """Colours in increasing order of the placement index of their copy of
+    the first shared piece (each colour places exactly one copy, and two
+    copies never share a placement, so exactly one relabelling passes)."""
+    if not interchangeable_colours(puzzle) or puzzle.goal not in ("place-all", "count"):
+        raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
+    piece = puzzle.pieces[puzzle.colors[0]][0]
+    t = puzzle.table
+    where = [sum(p * v for (c, p), v in m.x.items() if c == col and t.piece[p] == piece) for col in puzzle.colors]
+    for a, b in zip(where, where[1:]):
+        m.model.add(a < b)
 
 
 def _same_shape(puzzle: Puzzle, m: PuzzleModel, covering) -> None:
@@ -300,7 +332,10 @@ def _levels(puzzle: Puzzle, m: PuzzleModel, c: int, setup_mask: int, place_all: 
         return m.covered.get((c, n)) if (c, n) in m.covered else true
 
     dist = _king_distances(b, fixed_root, m.region.get(c, 0) | setup_mask) if fixed_root else {}
-    horizon = len(nodes) + 1
+    # a chain of parents from the root passes only through squares the colour
+    # still covers or set-up squares outside the root: levels never exceed
+    # their number, and squares farther away than that stay empty
+    horizon = min(len(nodes), sum(PIECE_SIZES[i] for i in puzzle.pieces[c]) + given.bit_count()) + 1
     mono = {}
     for (col, p), v in m.x.items():
         if col == c and t.piece[p] == MONOMINO:
@@ -311,6 +346,8 @@ def _levels(puzzle: Puzzle, m: PuzzleModel, c: int, setup_mask: int, place_all: 
     for s in nodes:
         lo = dist.get(s, horizon) if fixed_root else 0
         m.levels[c, s] = model.new_int_var(min(lo, horizon), horizon, f"lvl_{COLORS[c]}_{s}")
+        if lo >= horizon and cov(s) is not None:
+            model.add_bool_or([cov(s).Not()])
     if not fixed_root:
         # no set-up and not one start square: one root square, on a start
         # square when the colour has several
@@ -581,7 +618,7 @@ def solve(
     workers: int = 0,
     seed: int = 0,
     params: str = "",
-    encoding: str = "cuts",
+    encoding: str = "auto",
     count: bool = False,
     hint: list[tuple[int, Placement]] | None = None,
     progress: Callable[[float, str], None] | None = None,
@@ -596,15 +633,18 @@ def solve(
     if counting:
         puzzle = puzzle.with_goal("count")
         encoding = "cuts"  # auxiliary variables would count a solution many times
-    m = build(puzzle, encoding, symmetric)
+    encoding = _encoding(encoding, puzzle)
+    ordered = counting and interchangeable_colours(puzzle)
+    m = build(puzzle, encoding, symmetric, order_colours=ordered)
     solver = cp_model.CpSolver()
     p = solver.parameters
     if workers:
         p.num_workers = workers
     p.random_seed = seed
     if puzzle.goal == "maximize":
-        # presolve has been seen to leave the bound far off on these models
-        p.cp_model_presolve = True
+        # presolve does little on these models and has been seen to leave the
+        # bound far off; without it, endgames are proven 1.5-3x sooner
+        p.cp_model_presolve = False
     if counting:
         p.enumerate_all_solutions = True
     if hint:
@@ -644,7 +684,7 @@ def solve(
         done = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         n = len(watcher.solutions)
         result.status = (Status.OPTIMAL if n else Status.INFEASIBLE) if done else (Status.FEASIBLE if n else Status.UNKNOWN)
-        result.solution_count = n
+        result.solution_count = n * (math.factorial(len(puzzle.colors)) if ordered else 1)
         result.placements = watcher.solutions[0] if watcher.solutions else []
         stats["count_complete"] = done
         result.solutions = watcher.solutions

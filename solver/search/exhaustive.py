@@ -28,11 +28,12 @@ still reach and the pieces that still fit there.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterator
 
 from ..geometry import mask_of, squares_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
-from ..placements import Placement
+from ..placements import Placement, PlacementTable
 from ..puzzle import Puzzle
 from ..symmetry import interchangeable_colours
 from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
@@ -40,6 +41,13 @@ from .rules import corner_connected, final_rules_hold
 from .state import SearchState
 
 Solution = list[tuple[int, Placement]]
+
+
+@lru_cache(maxsize=64)
+def _covering(t: PlacementTable, listed: frozenset[int]) -> list[tuple[Placement, ...]]:
+    """Per square, the placements of the listed pieces covering it (cached:
+    building it takes ~10 ms, the endgame search builds many searches)."""
+    return [tuple(p for p in ps if t.piece[p] in listed) for ps in t.covering]
 
 
 class Exhaustive:
@@ -71,8 +79,8 @@ class Exhaustive:
         self.bounds = PlaceAllBounds(st, self.stars)
         self.best_value: int | None = None
         self.best_bound: int | None = None
-        listed = set().union(*(puzzle.pieces[c] for c in self.colors)) if self.colors else set()
-        self.covering = [tuple(p for p in ps if self.t.piece[p] in listed) for ps in self.t.covering]
+        listed = frozenset().union(*(puzzle.pieces[c] for c in self.colors)) if self.colors else frozenset()
+        self.covering = _covering(self.t, listed)
         if self.mode == "square":
             self.starts_at: list[list[Placement]] = [[] for _ in range(self.b.size)]
             for p, sqs in enumerate(self.t.squares):

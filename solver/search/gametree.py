@@ -1,0 +1,144 @@
+"""Game-tree search over real play (turn order, forced passes, game end),
+for endgames: alpha-beta with a transposition table.
+
+- Two-player (seats blue+red against yellow+green): the exact game value,
+  seat 1's advanced score minus seat 2's, under best play by both seats.
+- Four-player: the score one colour can guarantee whatever the others do
+  (the others play as one side minimising it).
+
+Both are exact only when the search finishes; a time limit raises
+:class:`OutOfTime` and nothing is claimed.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..pieces import PIECE_SIZES
+from ..position import Move, Position
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class OutOfTime(Exception):
+    """The search did not finish within its time limit."""
+
+
+class GameTree:
+    """``value()`` of the position for the maximising side; ``side(colour)``
+    says whether a colour belongs to the maximising side."""
+
+    def __init__(self, pos: Position, maximiser: set[int], evaluate, deadline: float | None, settle=None):
+        self.pos = pos
+        self.maximiser = maximiser
+        self.evaluate = evaluate  # final position -> value for the maximiser
+        self.settle = settle  # position -> exact value when play no longer matters, or None
+        self.deadline = deadline
+        self.table: dict = {}
+        self.nodes = 0
+
+    def best(self, window: tuple[int, int] | None = None) -> tuple[int, Move | None]:
+        """(value, best move of the colour to move) of the current position;
+        ``window`` = (lo, hi) proven bounds on the value narrow the search
+        (the value is exact because it lies inside them)."""
+        lo, hi = window if window is not None else (-(10**6), 10**6)
+        value = self._search(lo - 1, hi + 1)
+        entry = self.table.get(self.pos.state_key())
+        return value, entry[3] if entry else None
+
+    def _ordered(self) -> list[int]:
+        t = self.pos.table
+        moves = self.pos.legal_placements()
+        # big pieces first: they are the ones that matter, and cut off most
+        return sorted(moves, key=lambda p: -PIECE_SIZES[t.piece[p]])
+
+    def _search(self, alpha: int, beta: int) -> int:
+        pos = self.pos
+        self.nodes += 1
+        if not self.nodes & 1023 and self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
+        if pos.game_over:
+            return self.evaluate(pos)
+        key = pos.state_key()
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            kind, value, _, move = entry
+            if kind == EXACT:
+                return value
+            if kind == LOWER and value >= beta:
+                return value
+            if kind == UPPER and value <= alpha:
+                return value
+            first = move
+        elif self.settle is not None:
+            value = self.settle(pos)
+            if value is not None:
+                self.table[key] = (EXACT, value, 0, None)
+                return value
+        maximising = pos.to_move in self.maximiser
+        a0, b0 = alpha, beta
+        best_value = -(10**6) if maximising else 10**6
+        best_move = None
+        moves = self._ordered()
+        if first is not None and first.placement in moves:
+            moves.remove(first.placement)
+            moves.insert(0, first.placement)
+        color = pos.to_move
+        for p in moves:
+            pos.push(Move(color, p))
+            value = self._search(alpha, beta)
+            pos.pop()
+            if maximising:
+                if value > best_value:
+                    best_value, best_move = value, Move(color, p)
+                alpha = max(alpha, value)
+            else:
+                if value < best_value:
+                    best_value, best_move = value, Move(color, p)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        if best_value <= a0:
+            kind = UPPER
+        elif best_value >= b0:
+            kind = LOWER
+        else:
+            kind = EXACT
+        self.table[key] = (kind, best_value, 0, best_move)
+        return best_value
+
+
+def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     final_scores=None) -> tuple[int, Move | None, int]:
+    """(seat 1 minus seat 2 under best play, best move, nodes); raises
+    OutOfTime. ``window``: proven bounds on the value, if known;
+    ``final_scores(pos)``: the four final scores when play no longer
+    matters (the colours do not interact), else None."""
+
+    def seat_difference(p: Position) -> int:
+        s1, s2 = p.seat_scores()
+        return s1 - s2
+
+    def settle(p: Position) -> int | None:
+        final = final_scores(p)
+        return None if final is None else final[0] + final[2] - final[1] - final[3]
+
+    tree = GameTree(pos, {0, 2}, seat_difference, deadline, settle if final_scores else None)
+    value, move = tree.best(window)
+    return value, move, tree.nodes
+
+
+def guaranteed_score(pos: Position, color: int, deadline: float | None,
+                     final_scores=None) -> tuple[int, Move | None, int]:
+    """(score colour can guarantee against any play of the others, its best
+    move when it is to move, nodes); raises OutOfTime. ``final_scores`` as
+    in :func:`two_player_value`."""
+
+    def settle(p: Position) -> int | None:
+        final = final_scores(p)
+        return None if final is None else final[color]
+
+    tree = GameTree(pos, {color}, lambda p: p.score(color), deadline, settle if final_scores else None)
+    value, move = tree.best()
+    return value, move, tree.nodes

@@ -1,0 +1,233 @@
+"""Endgame analysis: the game-tree search against a plain minimax over the
+whole tree, solo optima by both engines, independence, and ``blokus analyze``.
+
+Small positions come from seeded random games on small boards, taken a few
+plies before their end (so the whole rest of the game can be enumerated).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solver import cpsat
+from solver.cli import main
+from solver.endgame import FinalScores, analyze, reach, separate_regions, solo_puzzle
+from solver.geometry import Board
+from solver.position import Move, Position
+from solver.puzzle import Status
+from solver.search import solve
+from solver.search.gametree import guaranteed_score, two_player_value
+from solver.sgf import write_record
+from solver.verify import verify
+
+from .util import random_game
+
+
+def minimax(pos: Position, value, maximiser: set[int]) -> int:
+    """The value of the rest of the game by brute force: every line played out."""
+    if pos.game_over:
+        return value(pos)
+    results = []
+    color = pos.to_move
+    for p in pos.legal_placements():
+        pos.push(Move(color, p))
+        results.append(minimax(pos, value, maximiser))
+        pos.pop()
+    return max(results) if color in maximiser else min(results)
+
+
+def tree_size(pos: Position, cap: int) -> int:
+    """Positions in the rest of the game, counting stops at ``cap``."""
+    if pos.game_over:
+        return 1
+    n = 1
+    color = pos.to_move
+    for p in pos.legal_placements():
+        pos.push(Move(color, p))
+        n += tree_size(pos, cap - n)
+        pos.pop()
+        if n >= cap:
+            break
+    return n
+
+
+def small_endgames(count: int, board: Board, back: int, cap: int = 3000) -> list[Position]:
+    """Positions ``back`` plies before the end of seeded random games whose
+    remaining tree has fewer than ``cap`` positions."""
+    found = []
+    for seed in range(500):
+        end = random_game(seed, Position(board))
+        line = list(end.history)
+        pos = Position(board)
+        for m in line[: max(0, len(line) - back)]:
+            pos.push(m)
+        if not pos.game_over and tree_size(pos, cap) < cap:
+            found.append(pos)
+            if len(found) == count:
+                return found
+    raise AssertionError("not enough small endgames")
+
+
+def seat_difference(p: Position) -> int:
+    s1, s2 = p.seat_scores()
+    return s1 - s2
+
+
+BOARDS = [Board.rectangle(7, 7, corners=True), Board.rectangle(8, 6, corners=True)]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["7x7", "8x6"])
+def test_two_player_value_equals_minimax(board):
+    for pos in small_endgames(5, board, back=8, cap=8000):
+        expected = minimax(pos, seat_difference, {0, 2})
+        value, move, _ = two_player_value(pos.copy(), None)
+        assert value == expected
+        settled, _, _ = two_player_value(pos.copy(), None, final_scores=FinalScores())
+        assert settled == expected
+        # the best move reaches the value
+        pos.push(move)
+        assert minimax(pos, seat_difference, {0, 2}) == expected
+        pos.pop()
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["7x7", "8x6"])
+def test_guaranteed_score_equals_minimax_and_never_exceeds_the_solo_optimum(board):
+    for pos in small_endgames(5, board, back=7, cap=10000):
+        for c in range(4):
+            expected = minimax(pos, lambda p: p.score(c), {c})
+            value, _, _ = guaranteed_score(pos.copy(), c, None, final_scores=FinalScores())
+            assert value == expected
+            solo = solve(solo_puzzle(pos, c), time_limit=None) if pos.hand[c] and pos.has_legal_move(c) else None
+            assert value <= (solo.objective if solo else pos.score(c))
+
+
+def test_window_from_bounds_gives_the_same_value():
+    for pos in small_endgames(6, BOARDS[0], back=6):
+        exact, _, _ = two_player_value(pos.copy(), None)
+        assert two_player_value(pos.copy(), None, window=(exact - 3, exact + 5))[0] == exact
+
+
+def classic_endgames(seeds, back: int) -> list[Position]:
+    out = []
+    for seed in seeds:
+        end = random_game(seed)
+        pos = Position()
+        for m in end.history[: len(end.history) - back]:
+            pos.push(m)
+        out.append(pos)
+    return out
+
+
+def test_solo_optima_agree_between_engines_and_are_legal():
+    checked = 0
+    for pos in classic_endgames(range(5), back=8):
+        for c in range(4):
+            if not pos.hand[c] or not pos.has_legal_move(c):
+                continue
+            puzzle = solo_puzzle(pos, c)
+            a = solve(puzzle, time_limit=60)
+            b = cpsat.solve(puzzle, time_limit=60)
+            assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+            assert a.objective == b.objective >= pos.score(c)
+            for r in (a, b):
+                assert verify(puzzle, r.placements).objective == r.objective
+            checked += 1
+    assert checked >= 10
+
+
+def test_reach_holds_every_square_of_the_solo_optimum():
+    for pos in classic_endgames(range(6, 10), back=12):
+        for c in range(4):
+            if pos.hand[c] and pos.has_legal_move(c):
+                r = solve(solo_puzzle(pos, c), time_limit=60)
+                covered = 0
+                for _, p in r.placements:
+                    covered |= pos.table.mask[p]
+                assert covered & ~reach(pos, c) == 0
+
+
+def test_independent_position_value_is_the_sum_of_solo_optima():
+    """Where the colours no longer interact, the analysis says so and the
+    game value is the seat sum of solo optima, which alpha-beta confirms."""
+    seen = 0
+    for pos in classic_endgames(range(40), back=6):
+        if separate_regions(pos) is None:
+            continue
+        a = analyze(pos.copy(), two_player=True, time_limit=60)
+        assert a.independent and a.game_value_proven
+        optimum = [r.solo_optimum for r in a.colours]
+        assert a.game_value == optimum[0] + optimum[2] - optimum[1] - optimum[3]
+        assert two_player_value(pos.copy(), None)[0] == a.game_value
+        seen += 1
+        if seen == 3:
+            break
+    assert seen >= 1
+
+
+def test_analysis_of_a_small_two_player_endgame():
+    pos = small_endgames(1, BOARDS[0], back=6)[0]
+    a = analyze(pos.copy(), two_player=True, time_limit=60, engine="both")
+    assert a.game_value_proven and a.game_value == minimax(pos, seat_difference, {0, 2})
+    lo, hi = a.game_bounds
+    assert lo <= a.game_value <= hi
+    for r in a.colours:
+        assert r.proven and r.disagreement is None
+        if r.placements:
+            assert verify(solo_puzzle(pos, r.color), r.placements).objective == r.solo_optimum
+
+
+# -- blokus analyze -----------------------------------------------------------------
+
+def record_file(tmp_path, pos: Position, two_player: bool) -> str:
+    path = tmp_path / "game.blksgf"
+    path.write_text(write_record(pos, two_player=two_player), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_json(tmp_path, capsys):
+    end = random_game(3)
+    path = record_file(tmp_path, end, two_player=True)
+    n = len(end.history) - 6
+    assert main(["analyze", path, "--move", str(n), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [c["color"] for c in obj["colors"]] == ["blue", "yellow", "red", "green"]
+    pos = Position()
+    for m in end.history[:n]:
+        pos.push(m)
+    for c, entry in enumerate(obj["colors"]):
+        assert entry["score_now"] == pos.score(c)
+        assert entry["proven"] and entry["solo_optimum"] >= entry["score_now"]
+        if entry["placements"]:
+            placed = [(c, pos.table.parse(x["squares"])) for x in entry["placements"]]
+            assert verify(solo_puzzle(pos, c), placed).objective == entry["solo_optimum"]
+    assert obj["game_value_proven"] and obj["game_value"] is not None
+    assert obj["independent"] in (True, False) and obj["move"] == n
+    assert obj["best_move"]["color"] == obj["to_move"]
+
+
+def test_cli_finished_game_reports_final_scores(tmp_path, capsys):
+    end = random_game(4)
+    path = record_file(tmp_path, end, two_player=False)
+    assert main(["analyze", path, "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["game_over"] and obj["to_move"] is None
+    assert [c["solo_optimum"] for c in obj["colors"]] == end.scores()
+    assert [c["guaranteed"] for c in obj["colors"]] == end.scores()
+    assert "the game is over: these are the final scores" in obj["notes"]
+
+
+def test_cli_errors(tmp_path, capsys):
+    end = random_game(5)
+    path = record_file(tmp_path, end, two_player=False)
+    assert main(["analyze", path, "--move", "999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blokus: error: ") and "999" in err
+    bad = tmp_path / "bad.blksgf"
+    bad.write_text("(;GM[Blokus];B[a1", encoding="utf-8")
+    assert main(["analyze", str(bad)]) == 2
+    err_analyze = capsys.readouterr().err
+    assert main(["show", str(bad)]) == 2
+    assert capsys.readouterr().err == err_analyze
