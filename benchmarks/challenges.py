@@ -1,9 +1,12 @@
-"""Every bundled challenge with the search engine under a fixed time limit:
-status, seconds and nodes per challenge.
+"""Every bundled challenge with each engine under a fixed time limit:
+status, seconds and work (nodes, or CP-SAT branches) per challenge.
 
-    python benchmarks/challenges.py [--time-limit 300] [--seed 0] [--only NAME ...]
+    python benchmarks/challenges.py [--time-limit 300] [--seed 0]
+        [--engines search,cpsat-cuts,cpsat-levels,cpsat-hinted] [--only NAME ...]
 
-Figures go to benchmarks/RESULTS.md by hand, with the date and the command.
+``cpsat-hinted`` hands CP-SAT the search engine's solution as a complete
+hint. Figures go to benchmarks/RESULTS.md by hand, with the date and the
+command.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from solver import cpsat  # noqa: E402
 from solver.puzzle_file import load_puzzle  # noqa: E402
 from solver.search import solve  # noqa: E402
 
-# (label, puzzle file, solve options)
+# (label, puzzle file, search options)
 CASES = [
     ("solo-21", "solo-21", {}),
     ("solo-84 (auto: symmetric first)", "solo-84", {}),
@@ -34,30 +38,59 @@ CASES = [
     ("connect-8x8", "connect-8x8", {}),
     ("fill-6x6-impossible", "fill-6x6-impossible", {}),
 ]
+ENGINES = ("search", "cpsat-cuts", "cpsat-levels", "cpsat-hinted")
+
+
+def run(engine: str, puzzle, options: dict, time_limit: float, seed: int, found: dict):
+    count = options.get("count", False)
+    if engine == "search":
+        return solve(puzzle, time_limit=time_limit, seed=seed, **options)
+    if engine == "cpsat-hinted":
+        hint = found.get("search")
+        if not hint or count:
+            return None
+        return cpsat.solve(puzzle, time_limit=time_limit, seed=seed, hint=hint)
+    encoding = engine.split("-")[1]
+    if count and encoding == "levels":
+        return None  # counting always uses cuts
+    return cpsat.solve(puzzle, time_limit=time_limit, seed=seed, encoding=encoding, count=count)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--time-limit", type=float, default=300.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--only", nargs="*", help="labels (or their first word) to run")
     args = ap.parse_args()
-    print(f"search engine, time limit {args.time_limit:g} s, seed {args.seed}")
-    print(f"{'challenge':<40} {'status':<11} {'seconds':>8} {'nodes':>12}  notes")
+    engines = args.engines.split(",")
+    print(f"time limit {args.time_limit:g} s, seed {args.seed}")
+    print(f"{'challenge':<38} {'engine':<13} {'status':<11} {'seconds':>8} {'work':>11}  notes")
     for label, name, options in CASES:
         if args.only and label not in args.only and label.split()[0] not in args.only:
             continue
         puzzle = load_puzzle(ROOT / "puzzles" / f"{name}.toml")
-        start = time.perf_counter()
-        result = solve(puzzle, time_limit=args.time_limit, seed=args.seed, **options)
-        seconds = time.perf_counter() - start
-        notes = result.stats.get("method", "")
-        if options.get("count"):
-            complete = result.stats.get("count_complete")
-            notes += f", {result.solution_count} solutions" + ("" if complete else " so far (incomplete)")
-            if result.count_classes is not None:
-                notes += f", {result.count_classes} up to symmetry"
-        print(f"{label:<40} {result.status.value:<11} {seconds:>8.2f} {result.nodes:>12,}  {notes}", flush=True)
+        found: dict = {}
+        for engine in engines:
+            if engine.startswith("cpsat") and options.get("mode") == "general" and engine != "cpsat-hinted":
+                continue  # the CP-SAT model never assumes symmetry: the plain row covers it
+            start = time.perf_counter()
+            result = run(engine, puzzle, options, args.time_limit, args.seed, found)
+            if result is None:
+                continue
+            seconds = time.perf_counter() - start
+            if engine == "search" and result.placements:
+                found["search"] = result.placements
+            notes = result.stats.get("method", "")
+            if "variables" in result.stats:
+                notes += f", {result.stats['variables']:,} variables, {result.stats['constraints']:,} constraints"
+            if options.get("count"):
+                complete = result.stats.get("count_complete")
+                notes += f", {result.solution_count} solutions" + ("" if complete else " so far (incomplete)")
+                if result.count_classes is not None:
+                    notes += f", {result.count_classes} up to symmetry"
+            print(f"{label:<38} {engine:<13} {result.status.value:<11} {seconds:>8.2f} {result.nodes:>11,}  {notes}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from movegen import sample_positions  # noqa: E402
 
 from solver import cpsat  # noqa: E402
-from solver.endgame import FinalScores, solo_puzzle  # noqa: E402
+from solver.endgame import ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
 from solver.position import Move  # noqa: E402
 from solver.puzzle import Status  # noqa: E402
@@ -95,7 +95,7 @@ def main() -> None:
             t0 = time.perf_counter()
             try:
                 value, _, nodes = two_player_value(pos.copy(), time.monotonic() + args.limit,
-                                                   final_scores=FinalScores())
+                                                   outlook=ScoreOutlook())
                 cell = f"{value:>6} {time.perf_counter() - t0:8.2f} {nodes:>10,}"
             except OutOfTime:
                 cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {'':>10}"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .geometry import COLORS, Mask
-from .pieces import PIECES
+from .pieces import MONOMINO, PIECES
 from .position import Move, Position
 from .puzzle import Puzzle, SolveResult, Status
 
@@ -131,46 +131,54 @@ def separate_regions(pos: Position) -> list[Mask] | None:
     return regions
 
 
-class FinalScores:
-    """``final_scores(pos)`` for the game-tree search: when the colours no
-    longer interact, each colour's final score is its score now plus its solo
-    gain (found by the search engine; memoised on what it depends on: the
-    hand, the colour's reach, and the forbidden and attach squares in it);
-    else None. A solo search that does not finish within ``limit`` seconds
-    gives None too, and the tree search goes on."""
+class ScoreOutlook:
+    """``outlook(pos)``: for each colour, (lowest, highest) final score it can
+    still end with, for the game-tree search. A colour whose reach meets no
+    other colour's reach is settled: nobody can change what it makes, so its
+    final score is exactly its score now plus its solo gain (found by the
+    search engine and memoised on what it depends on: the hand, the reach,
+    and the forbidden and attach squares in it). Any other colour ends
+    between its score now (scores never fall) and its score now plus the
+    squares it can still cover (capped by its reach), plus the bonuses when
+    everything might still fit. A solo search that does not finish within
+    ``limit`` seconds leaves the colour unsettled."""
 
     def __init__(self, limit: float = 1.0):
         self.limit = limit
         self.memo: dict = {}
 
-    def __call__(self, pos: Position) -> list[int] | None:
-        regions = separate_regions(pos)
-        if regions is None:
-            return None
-        final = []
+    def __call__(self, pos: Position) -> list[tuple[int, int]]:
+        regions = [reach(pos, c) for c in range(4)]
+        out = []
         for c in range(4):
-            gain = self.gain(pos, c, regions[c])
-            if gain is None:
-                return None
-            final.append(pos.score(c) + gain)
-        return final
+            now, region = pos.score(c), regions[c]
+            others = 0
+            for o in range(4):
+                if o != c:
+                    others |= regions[o]
+            gain = self.gain(pos, c, region) if not region & others else None
+            out.append((now + gain, now + gain) if gain is not None else (now, now + self.most(pos, c, region)))
+        return out
+
+    @staticmethod
+    def most(pos: Position, c: int, region: Mask) -> int:
+        left, room = pos.squares_left(c), region.bit_count()
+        if not region:
+            return 0
+        if room < left:
+            return room
+        return left + 15 + (5 if pos.hand[c] >> MONOMINO & 1 else 0)
 
     def gain(self, pos: Position, c: int, region: Mask) -> int | None:
-        if not regions_matter(pos, c, region):
+        if not region or not pos.has_legal_move(c):
             return 0
-        b = pos.board
-        key = (c, pos.hand[c], region, pos.forbidden[c] & region, b.corner_neighbours(pos.occupied[c]) & region)
+        key = (c, pos.hand[c], region, pos.forbidden[c] & region, pos.board.corner_neighbours(pos.occupied[c]) & region)
         if key not in self.memo:
-            from .search import solve
+            from .search.driver import best_value
 
-            result = solve(solo_puzzle(pos, c), time_limit=self.limit)
-            self.memo[key] = result.objective - pos.score(c) if result.status is Status.OPTIMAL else None
+            value = best_value(solo_puzzle(pos, c), time_limit=self.limit)
+            self.memo[key] = None if value is None else value - pos.score(c)
         return self.memo[key]
-
-
-def regions_matter(pos: Position, c: int, region: Mask) -> bool:
-    """The colour can still place something."""
-    return bool(region) and pos.has_legal_move(c)
 
 
 def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict) -> ColourReport:
@@ -260,7 +268,7 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool) -> None:
         analysis.game_value, analysis.game_value_proven = s1 - s2, True
         return
     try:
-        value, move, nodes = two_player_value(pos.copy(), deadline, window=(lo, hi), final_scores=FinalScores())
+        value, move, nodes = two_player_value(pos.copy(), deadline, window=(lo, hi), outlook=ScoreOutlook())
     except OutOfTime:
         analysis.notes.append("the game tree was too big for the time limit: only the bounds are proven")
         return
@@ -286,7 +294,7 @@ def _four_player(analysis: Analysis, deadline: float) -> None:
         if time.monotonic() > deadline:
             break
         try:
-            value, move, _ = guaranteed_score(pos.copy(), r.color, deadline, final_scores=FinalScores())
+            value, move, _ = guaranteed_score(pos.copy(), r.color, deadline, outlook=ScoreOutlook())
         except OutOfTime:
             analysis.notes.append(f"{COLORS[r.color]}: the guaranteed score was not proven within the time limit")
             continue

@@ -13,6 +13,8 @@ good; generating moves is one AND per candidate.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typing import Iterator, NamedTuple
 
 from .errors import IllegalMoveError
@@ -41,6 +43,13 @@ def grow_candidates(
         seen |= low
         new += [q for q in t.attach_candidates(low.bit_length() - 1, fc) if not key[q] & block]
     return seen, cands + tuple(new)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_squares(hand: int) -> int:
+    """Squares of the pieces in a hand (bit i: piece i); the endgame search
+    asks for it millions of times."""
+    return sum(PIECE_SIZES[i] for i in range(len(PIECES)) if hand >> i & 1)
 
 
 class Move(NamedTuple):
@@ -295,7 +304,7 @@ class Position:
         return [i for i in range(len(PIECES)) if self.hand[color] >> i & 1]
 
     def squares_left(self, color: int) -> int:
-        return sum(PIECE_SIZES[i] for i in self.pieces_left(color))
+        return _hand_squares(self.hand[color])
 
     def score(self, color: int, basic: bool = False) -> int:
         """Advanced score (default): minus the squares left in hand; +15 when

@@ -14,7 +14,7 @@ import pytest
 
 from solver import cpsat
 from solver.cli import main
-from solver.endgame import FinalScores, analyze, reach, separate_regions, solo_puzzle
+from solver.endgame import ScoreOutlook, analyze, reach, separate_regions, solo_puzzle
 from solver.geometry import Board
 from solver.position import Move, Position
 from solver.puzzle import Status
@@ -85,7 +85,7 @@ def test_two_player_value_equals_minimax(board):
         expected = minimax(pos, seat_difference, {0, 2})
         value, move, _ = two_player_value(pos.copy(), None)
         assert value == expected
-        settled, _, _ = two_player_value(pos.copy(), None, final_scores=FinalScores())
+        settled, _, _ = two_player_value(pos.copy(), None, outlook=ScoreOutlook())
         assert settled == expected
         # the best move reaches the value
         pos.push(move)
@@ -98,7 +98,7 @@ def test_guaranteed_score_equals_minimax_and_never_exceeds_the_solo_optimum(boar
     for pos in small_endgames(5, board, back=7, cap=10000):
         for c in range(4):
             expected = minimax(pos, lambda p: p.score(c), {c})
-            value, _, _ = guaranteed_score(pos.copy(), c, None, final_scores=FinalScores())
+            value, _, _ = guaranteed_score(pos.copy(), c, None, outlook=ScoreOutlook())
             assert value == expected
             solo = solve(solo_puzzle(pos, c), time_limit=None) if pos.hand[c] and pos.has_legal_move(c) else None
             assert value <= (solo.objective if solo else pos.score(c))

@@ -212,7 +212,9 @@ def _value(puzzle: Puzzle, placements) -> int:
     return objective_value(puzzle, placements)
 
 
-def _maximize(puzzle, deadline, info, progress) -> SolveResult:
+def _best(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[dict, bool, int]:
+    """The exhaustive branch and bound: (best {value, placements} found,
+    whether the search finished, its upper bound before starting)."""
     search = Exhaustive(puzzle)
     best: dict = {}
 
@@ -230,7 +232,21 @@ def _maximize(puzzle, deadline, info, progress) -> SolveResult:
     finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
         {"exhaustive": (task(), 1.0)}, lambda: False
     )
-    done = "exhaustive" in finished
+    return best, "exhaustive" in finished, bound
+
+
+def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
+    """The proven optimum of a maximize puzzle, or None when the time ran
+    out: for callers that need the number only, many times over (the
+    endgame tree search); nothing is reported, so nothing is verified."""
+    info = Progress()
+    deadline = None if time_limit is None else info.start + time_limit
+    best, done, _ = _best(puzzle, deadline, info, None)
+    return best["value"] if done and best else None
+
+
+def _maximize(puzzle, deadline, info, progress) -> SolveResult:
+    best, done, bound = _best(puzzle, deadline, info, progress)
     if not best:
         status = Status.INFEASIBLE if done else Status.UNKNOWN
         return SolveResult(status, "search", bound=None if done else bound, stats={"method": "exhaustive"})

@@ -45,9 +45,14 @@ Solution = list[tuple[int, Placement]]
 
 @lru_cache(maxsize=64)
 def _covering(t: PlacementTable, listed: frozenset[int]) -> list[tuple[Placement, ...]]:
-    """Per square, the placements of the listed pieces covering it (cached:
-    building it takes ~10 ms, the endgame search builds many searches)."""
-    return [tuple(p for p in ps if t.piece[p] in listed) for ps in t.covering]
+    """Per square, the placements of the listed pieces covering it, in
+    placement order (cached, and built from the listed pieces' placements
+    only: the endgame search builds thousands of small searches)."""
+    per_square: list[list[Placement]] = [[] for _ in range(t.board.size)]
+    for p in sorted(p for piece in listed for p in t.by_piece[piece]):
+        for sq in t.squares[p]:
+            per_square[sq].append(p)
+    return [tuple(ps) for ps in per_square]
 
 
 class Exhaustive:

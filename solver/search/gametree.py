@@ -28,13 +28,14 @@ class GameTree:
     """``value()`` of the position for the maximising side; ``side(colour)``
     says whether a colour belongs to the maximising side."""
 
-    def __init__(self, pos: Position, maximiser: set[int], evaluate, deadline: float | None, settle=None):
+    def __init__(self, pos: Position, maximiser: set[int], evaluate, deadline: float | None, bounds=None):
         self.pos = pos
         self.maximiser = maximiser
         self.evaluate = evaluate  # final position -> value for the maximiser
-        self.settle = settle  # position -> exact value when play no longer matters, or None
+        self.bounds = bounds  # position -> proven (lowest, highest) value, or None
         self.deadline = deadline
         self.table: dict = {}
+        self.history: dict[int, int] = {}  # placement -> cut-offs it caused
         self.nodes = 0
 
     def best(self, window: tuple[int, int] | None = None) -> tuple[int, Move | None]:
@@ -49,8 +50,10 @@ class GameTree:
     def _ordered(self) -> list[int]:
         t = self.pos.table
         moves = self.pos.legal_placements()
-        # big pieces first: they are the ones that matter, and cut off most
-        return sorted(moves, key=lambda p: -PIECE_SIZES[t.piece[p]])
+        # moves that cut off elsewhere first (history heuristic), then big
+        # pieces: they are the ones that matter, and cut off most
+        h = self.history
+        return sorted(moves, key=lambda p: (-h.get(p, 0), -PIECE_SIZES[t.piece[p]]))
 
     def _search(self, alpha: int, beta: int) -> int:
         pos = self.pos
@@ -71,11 +74,17 @@ class GameTree:
             if kind == UPPER and value <= alpha:
                 return value
             first = move
-        elif self.settle is not None:
-            value = self.settle(pos)
-            if value is not None:
-                self.table[key] = (EXACT, value, 0, None)
-                return value
+        elif self.bounds is not None:
+            lo, hi = self.bounds(pos)
+            if lo == hi:  # settled: play no longer changes the value
+                self.table[key] = (EXACT, lo, 0, None)
+                return lo
+            if hi <= alpha:
+                self.table[key] = (UPPER, hi, 0, None)
+                return hi
+            if lo >= beta:
+                self.table[key] = (LOWER, lo, 0, None)
+                return lo
         maximising = pos.to_move in self.maximiser
         a0, b0 = alpha, beta
         best_value = -(10**6) if maximising else 10**6
@@ -98,6 +107,7 @@ class GameTree:
                     best_value, best_move = value, Move(color, p)
                 beta = min(beta, value)
             if alpha >= beta:
+                self.history[p] = self.history.get(p, 0) + 1
                 break
         if best_value <= a0:
             kind = UPPER
@@ -110,35 +120,32 @@ class GameTree:
 
 
 def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
-                     final_scores=None) -> tuple[int, Move | None, int]:
+                     outlook=None) -> tuple[int, Move | None, int]:
     """(seat 1 minus seat 2 under best play, best move, nodes); raises
     OutOfTime. ``window``: proven bounds on the value, if known;
-    ``final_scores(pos)``: the four final scores when play no longer
-    matters (the colours do not interact), else None."""
+    ``outlook(pos)``: proven (lowest, highest) final score per colour (see
+    :class:`solver.endgame.ScoreOutlook`), used to cut branches and to settle
+    positions whose outcome no longer depends on play."""
 
     def seat_difference(p: Position) -> int:
         s1, s2 = p.seat_scores()
         return s1 - s2
 
-    def settle(p: Position) -> int | None:
-        final = final_scores(p)
-        return None if final is None else final[0] + final[2] - final[1] - final[3]
+    def bounds(p: Position) -> tuple[int, int]:
+        (l0, h0), (l1, h1), (l2, h2), (l3, h3) = outlook(p)
+        return l0 + l2 - h1 - h3, h0 + h2 - l1 - l3
 
-    tree = GameTree(pos, {0, 2}, seat_difference, deadline, settle if final_scores else None)
+    tree = GameTree(pos, {0, 2}, seat_difference, deadline, bounds if outlook else None)
     value, move = tree.best(window)
     return value, move, tree.nodes
 
 
 def guaranteed_score(pos: Position, color: int, deadline: float | None,
-                     final_scores=None) -> tuple[int, Move | None, int]:
+                     outlook=None) -> tuple[int, Move | None, int]:
     """(score colour can guarantee against any play of the others, its best
-    move when it is to move, nodes); raises OutOfTime. ``final_scores`` as
-    in :func:`two_player_value`."""
-
-    def settle(p: Position) -> int | None:
-        final = final_scores(p)
-        return None if final is None else final[color]
-
-    tree = GameTree(pos, {color}, lambda p: p.score(color), deadline, settle if final_scores else None)
+    move when it is to move, nodes); raises OutOfTime. ``outlook`` as in
+    :func:`two_player_value`."""
+    tree = GameTree(pos, {color}, lambda p: p.score(color), deadline,
+                    (lambda p: outlook(p)[color]) if outlook else None)
     value, move = tree.best()
     return value, move, tree.nodes
