@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.geometry import CLASSIC, Board
-from solver.pieces import PIECES, piece_by_name
+from solver.pieces import MONOMINO, PIECES, piece_by_name
 from solver.puzzle import Puzzle, Status
 from solver.puzzle_file import load_puzzle
 from solver.search import solve
@@ -172,3 +172,35 @@ def test_maximize_reports_feasible_with_a_bound_when_cut_short():
     assert result.status in (Status.FEASIBLE, Status.OPTIMAL)
     assert verify(puzzle, result.placements).objective == result.objective
     assert result.bound >= result.objective
+
+
+def _solo_with_monomino(seed: int) -> Puzzle | None:
+    """A one-colour maximize puzzle under the game rule holding the monomino
+    (where the search first asks whether the monomino can go last)."""
+    base = random_puzzle(seed, max_pieces=4, goals=("maximize",))
+    c = base.target[0]
+    t = base.table
+    if any(t.piece[p] == MONOMINO for p in base.setup_of(c)):
+        return None
+    pieces = tuple(sorted(set(base.pieces[c]) | {MONOMINO}))
+    puzzle = replace(base, colors=(c,), pieces={c: pieces}, connect="game", stars=frozenset(), monomino_last=False)
+    work = math.prod(len(t.by_piece[i]) + 1 for i in pieces)
+    return puzzle if len(pieces) >= 2 and work <= 300_000 else None
+
+
+MONO_SEEDS = [s for s in range(300) if _solo_with_monomino(s) is not None][:30]
+
+
+def test_monomino_last_shortcut_agrees_with_brute_force():
+    outcomes = set()
+    for seed in MONO_SEEDS:
+        puzzle = _solo_with_monomino(seed)
+        value, _ = bruteforce.maximize(puzzle)
+        result = solve(puzzle, time_limit=60)
+        if value is None:  # the set-up already breaks a rule
+            assert result.status is Status.INFEASIBLE, seed
+            continue
+        assert result.status is Status.OPTIMAL and result.objective == value, seed
+        assert verify(puzzle, result.placements).objective == value
+        outcomes.add(value if value in (15, 20) else "less")
+    assert outcomes == {15, 20, "less"}  # each path of the shortcut is exercised

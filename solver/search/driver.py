@@ -18,12 +18,14 @@ goal asks for more (a proven optimum, or the full count).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Callable, Iterator
 
+from ..geometry import mask_of, squares_of
 from ..pieces import MONOMINO
 from ..puzzle import Puzzle, SolveResult, Status, objective_value
 from ..symmetry import count_classes, symmetry_applies
-from ..verify import verify
+from ..verify import VerificationError, verify
 from .beam import BeamSearch
 from .exhaustive import Exhaustive
 from .symmetric import SymmetricBeam
@@ -212,11 +214,15 @@ def _value(puzzle: Puzzle, placements) -> int:
     return objective_value(puzzle, placements)
 
 
-def _best(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[dict, bool, int]:
+def _best(puzzle: Puzzle, deadline, info: Progress, progress, cap: int | None = None) -> tuple[dict, bool, int]:
     """The exhaustive branch and bound: (best {value, placements} found,
-    whether the search finished, its upper bound before starting)."""
+    whether the search finished or reached ``cap``, a proven upper bound,
+    its upper bound before starting)."""
     search = Exhaustive(puzzle)
     best: dict = {}
+
+    def capped() -> bool:
+        return cap is not None and bool(best) and best["value"] >= cap
 
     def task():
         for sol in search.solutions():
@@ -228,11 +234,49 @@ def _best(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[dict, boo
                     info.best = f"objective {value}"
             yield None
 
-    bound = search.upper_bound()
+    bound = search.upper_bound() if cap is None else min(cap, search.upper_bound())
     finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
-        {"exhaustive": (task(), 1.0)}, lambda: False
+        {"exhaustive": (task(), 1.0)}, capped
     )
-    return best, "exhaustive" in finished, bound
+    return best, "exhaustive" in finished or capped(), bound
+
+
+def _monomino_last(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[list | None, int | None]:
+    """One colour maximising its score with the monomino in hand: the best
+    conceivable score (20) needs every other piece placed and the monomino
+    last. The branch and bound would enumerate every full packing to rule
+    that out, so ask first whether the other pieces can all be placed:
+    returns (placements scoring 20, None), or (None, 15) when they cannot
+    (a proven cap), or (None, None) when undecided."""
+    (c,) = puzzle.target
+    others = tuple(i for i in puzzle.pieces[c] if i != MONOMINO)
+    sub = replace(puzzle, pieces={c: others}, goal="place-all", target=(), name=f"{puzzle.name} without the monomino")
+    result = _place_all(sub, deadline, info, progress, "auto", 0)
+    if result.status is Status.INFEASIBLE:
+        return None, 15
+    if result.status is not Status.OPTIMAL:
+        return None, None
+    t, b = puzzle.table, puzzle.board
+    placed = [(col, p) for col, ps in puzzle.setup.items() for p in ps] + list(result.placements)
+    own = taken = 0
+    for col, p in placed:
+        taken |= t.mask[p]
+        own |= t.mask[p] if col == c else 0
+    free = b.open_mask & ~taken & ~b.edge_neighbours(own) & ~mask_of(puzzle.empty)
+    for sq in squares_of(b.corner_neighbours(own) & free):
+        sol = list(result.placements) + [(c, t.find([sq]))]
+        try:
+            if verify(puzzle, sol).objective == 20:
+                return sol, None
+        except VerificationError:
+            continue
+    return None, None
+
+
+def _monomino_last_applies(puzzle: Puzzle) -> bool:
+    return (len(puzzle.target) == 1 and puzzle.colors == puzzle.target and puzzle.measure == "score"
+            and puzzle.connect == "game" and MONOMINO in puzzle.pieces[puzzle.target[0]]
+            and len(puzzle.pieces[puzzle.target[0]]) >= 2 and not puzzle.stars)
 
 
 def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
@@ -246,7 +290,14 @@ def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
 
 
 def _maximize(puzzle, deadline, info, progress) -> SolveResult:
-    best, done, bound = _best(puzzle, deadline, info, progress)
+    cap = None
+    if _monomino_last_applies(puzzle) and Exhaustive(puzzle).upper_bound() >= 20:
+        left = None if deadline is None else deadline - time.monotonic()
+        sol, cap = _monomino_last(puzzle, None if left is None else time.monotonic() + left / 4, info, progress)
+        if sol is not None:
+            return SolveResult(Status.OPTIMAL, "search", placements=sol, objective=20, bound=20,
+                               stats={"method": "monomino-last packing"})
+    best, done, bound = _best(puzzle, deadline, info, progress, cap)
     if not best:
         status = Status.INFEASIBLE if done else Status.UNKNOWN
         return SolveResult(status, "search", bound=None if done else bound, stats={"method": "exhaustive"})
