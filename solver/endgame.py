@@ -83,18 +83,10 @@ def reach(pos: Position, color: int) -> Mask:
     if not pos.hand[color]:
         return 0
     b, t = pos.board, pos.table
-    region = 0
+    seed = 0
     for p in pos.legal_placements(color):
-        region |= t.mask[p]
-    free = ~pos.forbidden[color] & b.full_mask
-    nl, nr, w = b._not_left, b._not_right, b.width
-    for _ in range(pos.squares_left(color) - 1):
-        row = region | (region & nr) << 1 | (region & nl) >> 1
-        grown = region | (row | row << w | row >> w) & free
-        if grown == region:
-            break
-        region = grown
-    return region
+        seed |= t.mask[p]
+    return b.king_fill(seed, ~pos.forbidden[color] & b.full_mask, steps=pos.squares_left(color) - 1)
 
 
 def interaction_groups(pos: Position) -> list[list[int]]:
@@ -116,19 +108,6 @@ def interaction_groups(pos: Position) -> list[list[int]]:
     for c in range(4):
         groups.setdefault(find(c), []).append(c)
     return [g for g in groups.values() if len(g) > 1]
-
-
-def separate_regions(pos: Position) -> list[Mask] | None:
-    """Each colour's :func:`reach` when no square can be reached by two
-    colours, else None (stops at the first overlap)."""
-    regions, seen = [], 0
-    for c in range(4):
-        region = reach(pos, c)
-        if region & seen:
-            return None
-        seen |= region
-        regions.append(region)
-    return regions
 
 
 class ScoreOutlook:
@@ -170,7 +149,7 @@ class ScoreOutlook:
         return left + 15 + (5 if pos.hand[c] >> MONOMINO & 1 else 0)
 
     def gain(self, pos: Position, c: int, region: Mask) -> int | None:
-        if not region or not pos.has_legal_move(c):
+        if not region:  # no legal move (the reach grows from the legal moves)
             return 0
         key = (c, pos.hand[c], region, pos.forbidden[c] & region, pos.board.corner_neighbours(pos.occupied[c]) & region)
         if key not in self.memo:

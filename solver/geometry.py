@@ -213,17 +213,20 @@ class Board:
         diag = s(mask, 1, 1) | s(mask, 1, -1) | s(mask, -1, 1) | s(mask, -1, -1)
         return diag & ~mask & ~self.edge_neighbours(mask)
 
-    def king_fill(self, seed: Mask, within: Mask) -> Mask:
+    def king_fill(self, seed: Mask, within: Mask, steps: int | None = None) -> Mask:
         """The squares of ``within`` reachable from ``seed`` by king moves
-        inside ``within`` (seed squares outside it are dropped)."""
+        inside ``within`` (seed squares outside it are dropped), in at most
+        ``steps`` moves when given."""
         region = seed & within
         nl, nr, w = self._not_left, self._not_right, self.width
-        while True:
+        while steps is None or steps > 0:
             row = region | (region & nr) << 1 | (region & nl) >> 1
             grown = (row | row << w | row >> w) & within
             if grown == region:
-                return region
+                break
             region = grown
+            steps = None if steps is None else steps - 1
+        return region
 
     def king_neighbours(self, sq: Square) -> list[Square]:
         """The up to 8 squares around sq (ignoring blocked squares)."""

@@ -14,7 +14,7 @@ import pytest
 
 from solver import cpsat
 from solver.cli import main
-from solver.endgame import ScoreOutlook, analyze, reach, separate_regions, solo_puzzle
+from solver.endgame import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
 from solver.geometry import Board
 from solver.position import Move, Position
 from solver.puzzle import Status
@@ -154,7 +154,7 @@ def test_independent_position_value_is_the_sum_of_solo_optima():
     game value is the seat sum of solo optima, which alpha-beta confirms."""
     seen = 0
     for pos in classic_endgames(range(40), back=6):
-        if separate_regions(pos) is None:
+        if interaction_groups(pos):
             continue
         a = analyze(pos.copy(), two_player=True, time_limit=60)
         assert a.independent and a.game_value_proven
