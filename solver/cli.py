@@ -433,10 +433,6 @@ def cmd_solve(args) -> int:
 
 # -- analyze --------------------------------------------------------------------
 
-def _move_json(table, c: int, p: int) -> dict:
-    return {"color": COLORS[c], "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
-
-
 def cmd_analyze(args) -> int:
     import time
 
@@ -458,7 +454,7 @@ def cmd_analyze(args) -> int:
     t = pos.table
     n = args.move if args.move is not None else record.move_count
     disagreements = [f"{COLORS[r.color]}: {r.disagreement}" for r in a.colours if r.disagreement]
-    best_move = None if a.best_move is None else _move_json(t, a.best_move.color, a.best_move.placement)
+    best_move = None if a.best_move is None else _placement_json(t, a.best_move.color, a.best_move.placement)
     if args.render:
         from .render import render_position
 
@@ -488,7 +484,7 @@ def cmd_analyze(args) -> int:
                     "proven_by": r.proven_by,
                     "bound": r.solo_optimum if r.proven else r.bound,
                     "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
-                    "placements": [_move_json(t, c, p) for c, p in r.placements],
+                    "placements": [_placement_json(t, c, p) for c, p in r.placements],
                     "guaranteed": r.guaranteed,
                     "disagreement": r.disagreement,
                 }
@@ -557,8 +553,6 @@ def cmd_analyze(args) -> int:
 # -- render ---------------------------------------------------------------------
 
 def cmd_render(args) -> int:
-    from pathlib import Path
-
     from . import render
 
     name = Path(args.file).name
