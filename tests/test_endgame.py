@@ -231,3 +231,29 @@ def test_cli_errors(tmp_path, capsys):
     err_analyze = capsys.readouterr().err
     assert main(["show", str(bad)]) == 2
     assert capsys.readouterr().err == err_analyze
+
+
+def test_when_only_one_colour_can_move_its_solo_optimum_is_the_outcome():
+    """The others cannot move: both engines' solo optimum is exactly what the
+    colour gets (the four-player guaranteed score from the game tree)."""
+    seen = 0
+    for seed in range(60):
+        end = random_game(seed)
+        for back in range(2, 12):
+            pos = Position()
+            for m in end.history[: len(end.history) - back]:
+                pos.push(m)
+            movers = [c for c in range(4) if pos.has_legal_move(c)]
+            if len(movers) != 1:
+                continue
+            c = movers[0]
+            puzzle = solo_puzzle(pos, c)
+            a, b = solve(puzzle, time_limit=60), cpsat.solve(puzzle, time_limit=60)
+            assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+            assert a.objective == b.objective
+            assert guaranteed_score(pos.copy(), c, None)[0] == a.objective
+            seen += 1
+            break
+        if seen == 4:
+            break
+    assert seen == 4
