@@ -257,3 +257,19 @@ def test_when_only_one_colour_can_move_its_solo_optimum_is_the_outcome():
         if seen == 4:
             break
     assert seen == 4
+
+
+def test_time_limit_gives_bounds_not_a_value():
+    """Early in a game nothing can be proven in 2 s: the report says so and
+    keeps to what is proven (no game value, bounds around every outcome)."""
+    pos = Position()
+    for m in random_game(11).history[:24]:
+        pos.push(m)
+    a = analyze(pos.copy(), two_player=True, time_limit=2)
+    assert a.game_value is None and not a.game_value_proven and a.best_move is None
+    lo, hi = a.game_bounds
+    assert lo <= hi
+    assert "the game tree was too big for the time limit: only the bounds are proven" in a.notes
+    for r in a.colours:
+        if not r.proven:
+            assert r.bound is not None and (r.solo_optimum is None or r.solo_optimum <= r.bound)
