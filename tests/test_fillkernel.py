@@ -20,7 +20,7 @@ from solver.puzzle import Puzzle
 from solver.puzzle_file import load_puzzle
 from solver.search import solve
 from solver.search.exhaustive import Exhaustive
-from solver.search.fillkernel import FillKernel, supported
+from solver.search.fillkernel import FillKernel, _setup_conflict, supported
 from solver.verify import verify
 
 from . import bruteforce
@@ -29,22 +29,6 @@ SMALL = [p.index for p in PIECES if p.size <= 4]
 ALL = [p.index for p in PIECES]
 EXHAUSTIVE_NODE_LIMIT = 30_000  # skip puzzles the Python engine finds slow
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
-
-
-def _setup_consistent(pz: Puzzle) -> bool:
-    """The set-up pieces keep the rules among themselves (the Python engine
-    takes set-ups as given; the kernel rejects inconsistent ones)."""
-    t = pz.table
-    given = [(c, p) for c, ps in pz.setup.items() for p in ps]
-    for i, (c, p) in enumerate(given):
-        for d, q in given[i + 1:]:
-            if t.mask[p] & t.mask[q] or (c == d and t.mask[p] & t.edge[q]):
-                return False
-            if c != d and t.piece[p] == t.piece[q] and pz.same_shape != "none":
-                near = t.edge[q] | (t.corner[q] if pz.same_shape == "corner" else 0)
-                if t.mask[p] & near:
-                    return False
-    return True
 
 
 def _starts(rng, w, h, blocked, cols):
@@ -204,7 +188,7 @@ def puzzles(seed: int, n: int):
     while made < n:
         x = rng.random()
         pz = planted_puzzle(rng) if x < 0.5 else random_puzzle(rng) if x < 0.8 else interchangeable_puzzle(rng)
-        if pz is None or pz.spare_squares != 0 or not _setup_consistent(pz):
+        if pz is None or pz.spare_squares != 0 or _setup_conflict(pz):
             continue
         made += 1
         yield pz, rng.choice([1, 1, 2, 4, 12])

@@ -34,7 +34,7 @@ from typing import Iterator
 from ..geometry import mask_of, squares_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..placements import Placement, PlacementTable
-from ..puzzle import Puzzle
+from ..puzzle import Puzzle, objective_value
 from ..symmetry import interchangeable_colours
 from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
 from .rules import corner_connected, final_rules_hold
@@ -206,20 +206,9 @@ class Exhaustive:
         """The goal's value; with ``optimistic`` a monomino placed by a colour
         that placed everything counts as played last (the driver checks the
         real order with the verifier and reports back)."""
-        puzzle = self.puzzle
-        total = 0
-        for c in puzzle.target:
-            squares = sum(len(self.t.squares[p]) for col, p in sol if col == c)
-            if puzzle.measure == "squares":
-                total += squares
-                continue
-            left = sum(PIECE_SIZES[i] for i in puzzle.pieces[c]) - squares
-            if left:
-                total -= left
-            else:
-                mono = any(self.t.piece[p] == MONOMINO for col, p in sol if col == c)
-                total += 20 if mono and optimistic else 15
-        return total
+        t = self.t
+        last = {col: MONOMINO for col, p in sol if optimistic and t.piece[p] == MONOMINO}
+        return objective_value(self.puzzle, sol, last)
 
     def report_value(self, value: int) -> None:
         """The driver's verified value of the last offered solution."""
