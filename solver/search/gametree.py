@@ -25,8 +25,9 @@ class OutOfTime(Exception):
 
 
 class GameTree:
-    """``value()`` of the position for the maximising side; ``side(colour)``
-    says whether a colour belongs to the maximising side."""
+    """Alpha-beta over the rest of the game from ``pos``: the colours in
+    ``maximiser`` maximise ``evaluate`` of the final position, the others
+    minimise it; ``best()`` gives the value and the best move."""
 
     def __init__(self, pos: Position, maximiser: set[int], evaluate, deadline: float | None, bounds=None):
         self.pos = pos
