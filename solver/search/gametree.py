@@ -14,10 +14,20 @@ from __future__ import annotations
 
 import time
 
-from ..pieces import PIECE_SIZES
+from ..pieces import MONOMINO, PIECE_SIZES
 from ..position import Move, Position
 
 EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def _key(pos: Position) -> tuple:
+    """What decides the rest of the game: squares, hands, whose turn, and
+    for a colour that placed everything whether its monomino went last.
+    (Unlike ``Position.state_key``, the last piece of a colour still playing
+    is left out, so orders of the same moves meet in the table.)"""
+    hand, last = pos.hand, pos.last_piece
+    bonus = tuple(not hand[c] and last[c] == MONOMINO for c in range(4))
+    return (tuple(pos.occupied), tuple(hand), bonus, pos.to_move)
 
 
 class OutOfTime(Exception):
@@ -45,7 +55,7 @@ class GameTree:
         (the value is exact because it lies inside them)."""
         lo, hi = window if window is not None else (-(10**6), 10**6)
         value = self._search(lo - 1, hi + 1)
-        entry = self.table.get(self.pos.state_key())
+        entry = self.table.get(_key(self.pos))
         return value, entry[3] if entry else None
 
     def _ordered(self) -> list[int]:
@@ -63,7 +73,7 @@ class GameTree:
             raise OutOfTime
         if pos.game_over:
             return self.evaluate(pos)
-        key = pos.state_key()
+        key = _key(pos)
         entry = self.table.get(key)
         first = None
         if entry is not None:
