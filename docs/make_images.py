@@ -3,7 +3,7 @@
 - ``docs/solo-21.png``: the solo-21 challenge solved by the search engine,
   pieces numbered in play order.
 - ``docs/endgame-2p.png``: puzzles/games/sample-2p.blksgf after move 56,
-  analysed (about 15 s): the placements reaching the solo optimum of the
+  analysed (about 3 s): the placements reaching the solo optimum of the
   colour to move are hatched; the same as
   ``blokus analyze puzzles/games/sample-2p.blksgf --move 56 --render docs/endgame-2p.png``.
 """
