@@ -29,6 +29,12 @@ def _formatter(prog):
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30)
 
 
+def _record_args(p: argparse.ArgumentParser, what: str = "game record (.blksgf)") -> None:
+    """FILE and --move, as every command on game records takes them."""
+    p.add_argument("file", metavar="FILE", help=what)
+    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="blokus",
@@ -45,8 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Show the position after N moves of a Pentobi game record (.blksgf).",
         epilog="examples:\n  blokus show game.blksgf\n  blokus show game.blksgf --move 12 --json",
     )
-    p.add_argument("file", metavar="FILE", help="game record (.blksgf)")
-    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    _record_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_show)
 
@@ -57,8 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the legal moves of the colour to move (or of --color) after N moves.",
         epilog="examples:\n  blokus moves game.blksgf\n  blokus moves game.blksgf --move 4 --color red --json",
     )
-    p.add_argument("file", metavar="FILE", help="game record (.blksgf)")
-    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    _record_args(p)
     p.add_argument("--color", metavar="C", help="colour to list: blue, yellow, red or green")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_moves)
@@ -124,8 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  blokus analyze game.blksgf --time-limit 300 --render output/endgame.png"
         ),
     )
-    p.add_argument("file", metavar="FILE", help="game record (.blksgf)")
-    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    _record_args(p)
     p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                    help="seconds for the whole analysis (default 60)")
     p.add_argument("--engine", choices=["search", "cpsat", "both"], default="search",
@@ -152,8 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  blokus render puzzles/stars-8x8.toml"
         ),
     )
-    p.add_argument("file", metavar="FILE", help="game record (.blksgf) or puzzle file (.toml)")
-    p.add_argument("--move", type=int, metavar="N", help="position after N moves (default: the end)")
+    _record_args(p, "game record (.blksgf) or puzzle file (.toml)")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="image file, format from the suffix: .png, .svg, .gif (default output/<FILE stem>.png)")
     p.add_argument("--numbers", action="store_true", help="write each piece's move number on it")
