@@ -28,7 +28,7 @@ from solver import cpsat  # noqa: E402
 from solver.endgame import ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
 from solver.position import Move  # noqa: E402
-from solver.puzzle import Status  # noqa: E402
+from solver.result import Status  # noqa: E402
 from solver.search import solve  # noqa: E402
 from solver.search.gametree import OutOfTime, two_player_value  # noqa: E402
 

@@ -12,9 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import BlokusError
-from .geometry import COLORS, color_index
+from .errors import BlokusError, OptionError
+from .geometry import COLORS, NUM_COLORS, color_index
 from .pieces import PIECES
+from .result import Progress, Status
+from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, check_int, check_time_limit
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 
@@ -43,126 +45,137 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'blokus COMMAND --help' for the options and examples of a command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_render):
+        add(sub)
+    return parser
 
-    p = sub.add_parser(
-        "show",
-        help="show the position of a game record",
-        formatter_class=_formatter,
-        description="Show the position after N moves of a Pentobi game record (.blksgf).",
-        epilog="examples:\n  blokus show game.blksgf\n  blokus show game.blksgf --move 12 --json",
-    )
+
+def _command(sub, name: str, run, help: str, description: str, examples: list[str]) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, help=help, formatter_class=_formatter, description=description,
+                       epilog="examples:\n" + "\n".join(f"  {e}" for e in examples))
+    p.set_defaults(run=run)
+    return p
+
+
+# -- option values (argparse types: a bad value is a usage error, exit 2) ----------
+
+def _seconds(text: str) -> float:
+    try:
+        return check_time_limit(float(text))
+    except (ValueError, OptionError):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}") from None
+
+
+def _int_in(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            return check_int(int(text), "value", lo, hi)
+        except (ValueError, OptionError):
+            raise argparse.ArgumentTypeError(f"must be a whole number from {lo} to {hi}, not {text!r}") from None
+
+    return parse
+
+
+def _add_show(sub) -> None:
+    p = _command(sub, "show", cmd_show, "show the position of a game record",
+                 "Show the position after N moves of a Pentobi game record (.blksgf).",
+                 ["blokus show game.blksgf", "blokus show game.blksgf --move 12 --json"])
     _record_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=cmd_show)
 
-    p = sub.add_parser(
-        "moves",
-        help="list the legal moves in a game record's position",
-        formatter_class=_formatter,
-        description="List the legal moves of the colour to move (or of --color) after N moves.",
-        epilog="examples:\n  blokus moves game.blksgf\n  blokus moves game.blksgf --move 4 --color red --json",
-    )
+
+def _add_moves(sub) -> None:
+    p = _command(sub, "moves", cmd_moves, "list the legal moves in a game record's position",
+                 "List the legal moves of the colour to move (or of --color) after N moves.",
+                 ["blokus moves game.blksgf", "blokus moves game.blksgf --move 4 --color red --json"])
     _record_args(p)
     p.add_argument("--color", metavar="C", help="colour to list: blue, yellow, red or green")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=cmd_moves)
 
-    p = sub.add_parser(
-        "solve",
-        help="solve a puzzle file (.toml)",
-        formatter_class=_formatter,
-        description=(
-            "Solve a puzzle: place all pieces, maximise a score, or count the solutions.\n"
-            "Status: OPTIMAL (solved; for place-all any solution is complete), FEASIBLE\n"
-            "(a solution, but the optimum or the full count is not proven), INFEASIBLE\n"
-            "(proven impossible), UNKNOWN (time ran out first). Exit codes: 0 solved,\n"
-            "3 infeasible, 4 unknown, 2 errors, 5 the engines disagree (--engine both)."
-        ),
-        epilog=(
-            "examples:\n"
-            "  blokus solve puzzles/solo-21.toml\n"
-            "  blokus solve puzzles/solo-84.toml --time-limit 300 --seed 7\n"
-            "  blokus solve puzzles/solo-84.toml --mode general\n"
-            "  blokus solve puzzles/tetromino-8x10-distinct.toml --count --json\n"
-            "  blokus solve puzzles/stars-8x8.toml --engine both\n"
-            "  blokus solve puzzles/solo-21.toml --engine cpsat --cpsat-params 'num_workers:1,random_seed:3'"
-        ),
+
+def _add_solve(sub) -> None:
+    p = _command(
+        sub, "solve", cmd_solve, "solve a puzzle file (.toml)",
+        "Solve a puzzle: place all pieces, maximise a score, or count the solutions.\n"
+        "Status: OPTIMAL (solved; for place-all any solution is complete), FEASIBLE\n"
+        "(a solution, but the optimum or the full count is not proven), INFEASIBLE\n"
+        "(proven impossible), UNKNOWN (time ran out first). Exit codes: 0 solved,\n"
+        "3 infeasible, 4 unknown, 2 errors, 5 the engines disagree (--engine both).",
+        ["blokus solve puzzles/solo-21.toml",
+         "blokus solve puzzles/solo-84.toml --time-limit 300 --seed 7",
+         "blokus solve puzzles/solo-84.toml --mode general",
+         "blokus solve puzzles/tetromino-8x10-distinct.toml --count --json",
+         "blokus solve puzzles/stars-8x8.toml --engine both",
+         "blokus solve puzzles/solo-21.toml --engine cpsat --cpsat-params 'num_workers:1,random_seed:3'"],
     )
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.toml), see README")
-    p.add_argument("--engine", choices=["search", "cpsat", "both"], default="search",
+    p.add_argument("--engine", choices=ENGINES, default="search",
                    help="search (default), cpsat (OR-Tools CP-SAT), or both: run each, verify each "
                         "answer and check that they agree")
-    p.add_argument("--mode", choices=["auto", "general", "symmetric", "exhaustive"], default="auto",
+    p.add_argument("--mode", choices=MODES, default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
                         "(quarter-turn symmetric solutions only), exhaustive (complete search only)")
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds (default 60)")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S", help="seconds (default 60)")
+    p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N",
+                   help=f"random seed, 0 to {MAX_SEED} (default 0)")
     p.add_argument("--count", action="store_true", help="count all solutions")
-    p.add_argument("--encoding", choices=["auto", "cuts", "levels"], default="auto",
-                   help="CP-SAT connectivity encoding (default auto: cuts, levels for maximize)")
-    p.add_argument("--workers", type=int, default=0, metavar="N", help="CP-SAT workers (default: one per core)")
-    p.add_argument("--cpsat-params", default="", metavar="TEXT",
-                   help="extra CP-SAT parameters, e.g. 'num_workers:4,random_seed:3'")
+    _cpsat_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--render", metavar="PATH", help="also draw the solution into an image (.png, .svg or .gif)")
-    p.set_defaults(run=cmd_solve)
 
-    p = sub.add_parser(
-        "analyze",
-        help="endgame analysis of a game record: best reachable scores, with proof",
-        formatter_class=_formatter,
-        description=(
-            "Analyse the position after N moves of a game record (default: the end).\n"
-            "For every colour: its score now and its solo optimum (the best advanced score it\n"
-            "could reach if the others placed nothing more), proven or with bounds; whether\n"
-            "the colours still interact; for two-player games the exact game value (blue+red\n"
-            "minus yellow+green) and the best move when the rest of the game fits in the time\n"
-            "limit, else proven bounds; for four-player games the score each colour can\n"
-            "guarantee whatever the others do. Exit codes: 0 done, 2 errors, 5 the engines\n"
-            "disagree (--engine both)."
-        ),
-        epilog=(
-            "examples:\n"
-            "  blokus analyze puzzles/games/sample-2p.blksgf --move 56\n"
-            "  blokus analyze puzzles/games/sample-4p.blksgf --move 54 --engine both --json\n"
-            "  blokus analyze game.blksgf --time-limit 300 --render output/endgame.png"
-        ),
+
+def _cpsat_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--encoding", choices=["auto", "cuts", "levels"], default="auto",
+                   help="CP-SAT connectivity encoding (default auto: cuts, levels for maximize)")
+    p.add_argument("--workers", type=_int_in(0, MAX_WORKERS), default=0, metavar="N",
+                   help="CP-SAT workers (default 0: one per core)")
+    p.add_argument("--cpsat-params", default="", metavar="TEXT",
+                   help="extra CP-SAT parameters, e.g. 'num_workers:4,random_seed:3'")
+
+
+def _add_analyze(sub) -> None:
+    p = _command(
+        sub, "analyze", cmd_analyze, "endgame analysis of a game record: best reachable scores, with proof",
+        "Analyse the position after N moves of a game record (default: the end).\n"
+        "For every colour: its score now and its solo optimum (the best advanced score it\n"
+        "could reach if the others placed nothing more), proven or with bounds; whether\n"
+        "the colours still interact; for two-player games the exact game value (blue+red\n"
+        "minus yellow+green) and the best move when the rest of the game fits in the time\n"
+        "limit, else proven bounds; for four-player games the score each colour can\n"
+        "guarantee whatever the others do. Exit codes: 0 done, 2 errors, 5 the engines\n"
+        "disagree (--engine both).",
+        ["blokus analyze puzzles/games/sample-2p.blksgf --move 56",
+         "blokus analyze puzzles/games/sample-4p.blksgf --move 54 --engine both --json",
+         "blokus analyze game.blksgf --time-limit 300 --render output/endgame.png"],
     )
     _record_args(p)
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
                    help="seconds for the whole analysis (default 60)")
-    p.add_argument("--engine", choices=["search", "cpsat", "both"], default="search",
+    p.add_argument("--engine", choices=ENGINES, default="search",
                    help="engine for the solo optima: search (default), cpsat, or both (cross-checked)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--render", metavar="PATH",
                    help="also draw the position with the solo-optimum placements of the colour to move")
-    p.set_defaults(run=cmd_analyze)
 
-    p = sub.add_parser(
-        "render",
-        help="draw a game record's position or a puzzle as an image",
-        formatter_class=_formatter,
-        description=(
-            "Draw the position after N moves of a game record (.blksgf), or a puzzle file's board\n"
-            "(.toml), as a PNG, SVG or GIF image; --animate draws the game as an animated GIF\n"
-            "(the initial board, then one frame per move). Prints the path written."
-        ),
-        epilog=(
-            "examples:\n"
-            "  blokus render game.blksgf --move 20 --numbers\n"
-            "  blokus render game.blksgf -o output/game.svg\n"
-            "  blokus render game.blksgf --animate\n"
-            "  blokus render puzzles/stars-8x8.toml"
-        ),
+
+def _add_render(sub) -> None:
+    p = _command(
+        sub, "render", cmd_render, "draw a game record's position or a puzzle as an image",
+        "Draw the position after N moves of a game record (.blksgf), or a puzzle file's board\n"
+        "(.toml), as a PNG, SVG or GIF image; --animate draws the game as an animated GIF\n"
+        "(the initial board, then one frame per move). Prints the path written.",
+        ["blokus render game.blksgf --move 20 --numbers",
+         "blokus render game.blksgf -o output/game.svg",
+         "blokus render game.blksgf --animate",
+         "blokus render puzzles/stars-8x8.toml"],
     )
     _record_args(p, "game record (.blksgf) or puzzle file (.toml)")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="image file, format from the suffix: .png, .svg, .gif (default output/<FILE stem>.png)")
     p.add_argument("--numbers", action="store_true", help="write each piece's move number on it")
     p.add_argument("--animate", action="store_true", help="animated GIF of the game up to move N")
-    p.add_argument("--size", type=int, default=600, metavar="PX", help="image width in pixels (default 600)")
-    p.set_defaults(run=cmd_render)
-    return parser
+    p.add_argument("--size", type=_int_in(100, 5000), default=600, metavar="PX",
+                   help="image width in pixels, 100 to 5000 (default 600)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,39 +199,28 @@ def _emit_json(obj) -> None:
     print(json.dumps(obj, indent=2))
 
 
-def _progress_printer():
-    """Progress lines on stderr (one line rewritten in place on a terminal)."""
-    tty = sys.stderr.isatty()
+class _ProgressPrinter:
+    """Progress lines on stderr for solves longer than a second (one line
+    rewritten in place on a terminal, one line per report otherwise)."""
 
-    def show(info) -> None:
-        line = f"blokus: {info.elapsed:6.1f} s  {info.nodes:>12,} nodes  {info.best}"
-        if tty:
-            print("\r" + line, end="", file=sys.stderr, flush=True)
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, info: Progress) -> None:
+        if info.elapsed < 1.0:
+            return
+        nodes = f"{info.nodes:>12,} nodes  " if info.nodes else ""
+        line = f"blokus: {info.elapsed:6.1f} s  {nodes}{info.text}"
+        self.shown = True
+        if self.tty:
+            print("\r" + line.ljust(79), end="", file=sys.stderr, flush=True)
         else:
             print(line, file=sys.stderr, flush=True)
 
-    def done() -> None:
-        if tty and shown:
+    def done(self) -> None:
+        if self.tty and self.shown:
             print(file=sys.stderr)
-
-    shown = []
-
-    def wrapped(info) -> None:
-        shown.append(1)
-        show(info)
-
-    return wrapped, done
-
-
-def _cpsat_progress(progress):
-    """Adapt the CP-SAT engine's (elapsed, text) reports to the printer."""
-    from types import SimpleNamespace
-
-    def report(elapsed: float, text: str) -> None:
-        if elapsed >= 1.0:
-            progress(SimpleNamespace(elapsed=elapsed, nodes=0, best=text))
-
-    return report
 
 
 # -- show / moves ---------------------------------------------------------------
@@ -237,7 +239,7 @@ def cmd_show(args) -> int:
     owner = position_owner(pos)
     to_move = COLORS[pos.to_move] if pos.to_move is not None else None
     scores = pos.scores()
-    left = {COLORS[c]: [PIECES[i].name for i in pos.pieces_left(c)] for c in range(4)}
+    left = {COLORS[c]: [PIECES[i].name for i in pos.pieces_left(c)] for c in range(NUM_COLORS)}
     n = args.move if args.move is not None else record.move_count
     if args.json:
         obj = {
@@ -247,8 +249,8 @@ def cmd_show(args) -> int:
             "moves_total": record.move_count,
             "to_move": to_move,
             "game_over": pos.game_over,
-            "scores": {COLORS[c]: scores[c] for c in range(4)},
-            "basic_scores": {COLORS[c]: pos.score(c, basic=True) for c in range(4)},
+            "scores": {COLORS[c]: scores[c] for c in range(NUM_COLORS)},
+            "basic_scores": {COLORS[c]: pos.score(c, basic=True) for c in range(NUM_COLORS)},
             "pieces_left": left,
             "board": board_rows(pos.board, owner),
         }
@@ -263,10 +265,10 @@ def cmd_show(args) -> int:
     print()
     print("Game over" if pos.game_over else f"To move: {to_move}")
     print("Pieces left:")
-    for c in range(4):
+    for c in range(NUM_COLORS):
         names = left[COLORS[c]]
         print(f"  {COLORS[c]:<6} {len(names):2} pieces, {pos.squares_left(c):2} squares: {' '.join(names) or '-'}")
-    print("Scores (advanced): " + "  ".join(f"{COLORS[c]} {scores[c]:+d}" for c in range(4)))
+    print("Scores (advanced): " + "  ".join(f"{COLORS[c]} {scores[c]:+d}" for c in range(NUM_COLORS)))
     if record.two_player:
         s1, s2 = pos.seat_scores()
         print(f"Seats: blue+red {s1:+d}  yellow+green {s2:+d}")
@@ -276,7 +278,7 @@ def cmd_show(args) -> int:
 def cmd_moves(args) -> int:
     record, pos = _load_position(args)
     color = color_index(args.color) if args.color else pos.to_move
-    counts = {COLORS[c]: len(pos.legal_placements(c)) for c in range(4)}
+    counts = {COLORS[c]: len(pos.legal_placements(c)) for c in range(NUM_COLORS)}
     t = pos.table
     listed = [] if color is None else sorted(pos.legal_placements(color), key=lambda p: (t.piece[p], t.name(p)))
     to_move = COLORS[pos.to_move] if pos.to_move is not None else None
@@ -309,218 +311,204 @@ def _placement_json(table, c: int, p: int) -> dict:
 
 
 def _engine_json(r) -> dict:
-    out = {"status": r.status.value, "seconds": round(r.seconds, 3), "method": r.stats.get("method")}
+    out = {"status": r.status.value, "seconds": round(r.seconds, 3), "method": r.method}
     for name in ("objective", "bound", "solution_count"):
         if getattr(r, name) is not None:
             out[name] = getattr(r, name)
-    for name in ("variables", "constraints", "count_complete"):
+    for name in ("variables", "constraints"):
         if name in r.stats:
             out[name] = r.stats[name]
+    if r.solution_count is not None:
+        out["count_complete"] = r.count_complete
     return out
+
+
+_EXIT_BY_STATUS = {Status.OPTIMAL: EXIT_OK, Status.FEASIBLE: EXIT_OK, Status.INFEASIBLE: EXIT_INFEASIBLE,
+                   Status.UNKNOWN: EXIT_UNKNOWN}
 
 
 def cmd_solve(args) -> int:
     from .puzzle_file import load_puzzle
-    from .text import board_picture
-    from .verify import verify
+    from .solving import solve
 
     puzzle = load_puzzle(args.puzzle)
     if args.render:
         from .render import check_output
 
         check_output(args.render)  # fail before solving
-    progress, progress_done = _progress_printer()
-    cp_options = {"workers": args.workers, "params": args.cpsat_params, "encoding": args.encoding}
-    check = None
+    printer = _ProgressPrinter()
     try:
-        if args.engine == "search":
-            from .search import solve
-
-            result = solve(puzzle, time_limit=args.time_limit, seed=args.seed, mode=args.mode,
-                           count=args.count, progress=progress)
-        elif args.engine == "cpsat":
-            from . import cpsat
-
-            result = cpsat.solve(puzzle, time_limit=args.time_limit, seed=args.seed, count=args.count,
-                                 progress=_cpsat_progress(progress), **cp_options)
-            if result.solutions is not None:
-                from .symmetry import count_classes
-
-                if result.stats.get("count_complete"):
-                    result.count_classes = count_classes(puzzle, result.solutions)
-        else:
-            from .crosscheck import solve_both
-
-            check = solve_both(puzzle, time_limit=args.time_limit, seed=args.seed, count=args.count,
-                               mode=args.mode, cpsat_options=cp_options, progress=progress)
-            result = check.combined
+        result = solve(puzzle, args.engine, printer, time_limit=args.time_limit, seed=args.seed,
+                       count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
+                       cpsat_params=args.cpsat_params)
     finally:
-        progress_done()
-    t = puzzle.table
-    order = verify(puzzle, result.placements).order if result.placements else []
+        printer.done()
     if args.render and result.placements:
         from .render import render_solution
 
-        render_solution(puzzle, order, args.render, numbers=True, title=f"{puzzle.name}: {result.status.value}")
-    code = {"OPTIMAL": EXIT_OK, "FEASIBLE": EXIT_OK, "INFEASIBLE": EXIT_INFEASIBLE, "UNKNOWN": EXIT_UNKNOWN}[
-        result.status.value
-    ]
-    if check is not None and check.disagreement:
+        render_solution(puzzle, result.order, args.render, numbers=True, title=f"{puzzle.name}: {result.status.value}")
+    code = _EXIT_BY_STATUS[result.status]
+    if result.disagreement:
         code = EXIT_DISAGREE
-        print(f"blokus: error: the engines disagree: {check.disagreement}", file=sys.stderr)
+        print(f"blokus: error: the engines disagree: {result.disagreement}", file=sys.stderr)
     if args.json:
-        obj = {
-            "puzzle": puzzle.name,
-            "status": result.status.value,
-            "engine": result.engine,
-            "method": result.stats.get("method"),
-            "seconds": round(result.seconds, 3),
-            "nodes": result.nodes,
-            "placements": [_placement_json(t, c, p) for c, p in result.placements],
-            "order": [_placement_json(t, c, p) for c, p in order],
-        }
-        if puzzle.goal == "maximize":
-            obj["objective"] = result.objective
-            obj["bound"] = result.bound
-        if args.count or puzzle.goal == "count":
-            obj["solution_count"] = result.solution_count
-            obj["count_complete"] = result.stats.get("count_complete", False)
-            obj["count_up_to_symmetry"] = result.count_classes
-        if check is not None:
-            obj["engines"] = {name: _engine_json(r) for name, r in check.results.items()}
-            obj["agree"] = check.disagreement is None
-            obj["disagreement"] = check.disagreement
-        if args.render:
-            obj["image"] = args.render if result.placements else None
-        _emit_json(obj)
-        return code
+        _emit_json(_solve_json(args, puzzle, result))
+    else:
+        _print_solve(args, puzzle, result)
+    return code
+
+
+def _solve_json(args, puzzle, result) -> dict:
+    t = puzzle.table
+    obj = {
+        "puzzle": puzzle.name,
+        "status": result.status.value,
+        "engine": result.engine,
+        "method": result.method,
+        "seconds": round(result.seconds, 3),
+        "nodes": result.nodes,
+        "placements": [_placement_json(t, c, p) for c, p in result.placements],
+        "order": [_placement_json(t, c, p) for c, p in result.order],
+    }
+    if puzzle.goal == "maximize":
+        obj["objective"] = result.objective
+        obj["bound"] = result.bound
+    if args.count or puzzle.goal == "count":
+        obj["solution_count"] = result.solution_count
+        obj["count_complete"] = result.count_complete
+        obj["count_up_to_symmetry"] = result.count_classes
+    if result.engines is not None:
+        obj["engines"] = {name: _engine_json(r) for name, r in result.engines.items()}
+        obj["agree"] = result.disagreement is None
+        obj["disagreement"] = result.disagreement
+    if args.render:
+        obj["image"] = args.render if result.placements else None
+    return obj
+
+
+def _print_solve(args, puzzle, result) -> None:
+    from .text import board_picture, owner_letters
+
+    t = puzzle.table
     print(puzzle.summary())
-    method = result.stats.get("method")
-    print(f"Status: {result.status.value} ({result.engine} engine{', ' + method if method else ''}, "
+    method = f", {result.method}" if result.method else ""
+    print(f"Status: {result.status.value} ({result.engine} engine{method}, "
           f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
     if puzzle.goal == "maximize" and result.objective is not None:
         print(f"Objective: {result.objective} (bound {result.bound})")
     if args.count or puzzle.goal == "count":
-        complete = result.stats.get("count_complete", False)
-        print(f"Solutions: {result.solution_count}{'' if complete else ' found so far (count not complete)'}")
+        more = "" if result.count_complete else " found so far (count not complete)"
+        print(f"Solutions: {result.solution_count}{more}")
         if result.count_classes is not None:
             print(f"Up to symmetry (turns, mirrors and colour relabellings that keep the puzzle): {result.count_classes}")
-    if result.placements or any(puzzle.setup.values()):
-        from .geometry import COLOR_LETTERS
-
-        owner = {}
-        for c, ps in list(puzzle.setup.items()) + [(c, [p]) for c, p in result.placements]:
-            for p in ps:
-                for sq in t.squares[p]:
-                    owner[sq] = COLOR_LETTERS[c]
+    if result.placements or puzzle.setup:
+        pieces = [(c, p) for c, ps in puzzle.setup.items() for p in ps] + result.placements
         print()
-        print(board_picture(puzzle.board, owner))
-    if check is not None:
+        print(board_picture(puzzle.board, owner_letters(t, pieces)))
+    if result.engines is not None:
         print()
-        for name, r in check.results.items():
+        for name, r in result.engines.items():
             extra = f", objective {r.objective}" if r.objective is not None else ""
             extra += f", {r.solution_count} solutions" if r.solution_count is not None else ""
-            print(f"  {name:<7} {r.status.value:<11} {r.seconds:7.2f} s  {r.stats.get('method', '')}{extra}")
-        print("  The engines agree." if not check.disagreement else f"  DISAGREEMENT: {check.disagreement}")
-    if order:
+            print(f"  {name:<7} {r.status.value:<11} {r.seconds:7.2f} s  {r.method}{extra}")
+        print("  The engines agree." if not result.disagreement else f"  DISAGREEMENT: {result.disagreement}")
+    if result.order:
         print()
         print("Play order:")
-        for i, (c, p) in enumerate(order, start=1):
+        for i, (c, p) in enumerate(result.order, start=1):
             print(f"  {i:3}. {COLORS[c]:<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
     if args.render:
         print()
         print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
-    return code
 
 
 # -- analyze --------------------------------------------------------------------
 
 def cmd_analyze(args) -> int:
-    import time
-
     from .endgame import analyze
+    from .result import Stopwatch
 
     record, pos = _load_position(args)
     if args.render:
         from .render import check_output
 
         check_output(args.render)  # fail before the analysis
-    start = time.monotonic()
-
-    def progress(text: str) -> None:
-        if time.monotonic() - start >= 1.0:
-            print(f"blokus: {time.monotonic() - start:6.1f} s  {text}", file=sys.stderr, flush=True)
-
-    a = analyze(pos, record.two_player, args.time_limit, args.engine, progress=progress)
-    seconds = time.monotonic() - start
-    t = pos.table
+    clock = Stopwatch()
+    printer = _ProgressPrinter()
+    try:
+        a = analyze(pos, record.two_player, args.time_limit, args.engine, progress=printer)
+    finally:
+        printer.done()
+    seconds = clock.elapsed
     n = args.move if args.move is not None else record.move_count
-    disagreements = [f"{COLORS[r.color]}: {r.disagreement}" for r in a.colours if r.disagreement]
-    best_move = None if a.best_move is None else _placement_json(t, a.best_move.color, a.best_move.placement)
     if args.render:
-        from .render import render_position
-
-        c = pos.to_move
-        marks = [(c, p) for _, p in a.colours[c].placements] if c is not None else []
-        note = (f"hatched: {COLORS[c]}'s placements reaching its solo optimum {a.colours[c].solo_optimum:+d}"
-                if marks and a.colours[c].solo_optimum is not None else None)
-        render_position(pos, args.render, title=f"{Path(args.file).name}: move {n} of {record.move_count}",
-                        highlights=marks, note=note)
+        _render_analysis(args, pos, a, n, record.move_count)
     if args.json:
-        obj = {
-            "file": args.file,
-            "variant": record.variant,
-            "move": n,
-            "moves_total": record.move_count,
-            "to_move": COLORS[pos.to_move] if pos.to_move is not None else None,
-            "game_over": a.game_over,
-            "two_player": a.two_player,
-            "engine": args.engine,
-            "seconds": round(seconds, 3),
-            "colors": [
-                {
-                    "color": COLORS[r.color],
-                    "score_now": r.score_now,
-                    "solo_optimum": r.solo_optimum,
-                    "proven": r.proven,
-                    "proven_by": r.proven_by,
-                    "bound": r.solo_optimum if r.proven else r.bound,
-                    "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
-                    "placements": [_placement_json(t, c, p) for c, p in r.placements],
-                    "guaranteed": r.guaranteed,
-                    "disagreement": r.disagreement,
-                }
-                for r in a.colours
-            ],
-            "independent": a.independent,
-            "groups": [[COLORS[c] for c in g] for g in a.groups],
-            "game_value": a.game_value,
-            "game_value_proven": a.game_value_proven,
-            "game_bounds": list(a.game_bounds) if a.game_bounds else None,
-            "best_move": best_move,
-            "notes": a.notes,
-        }
-        if args.render:
-            obj["image"] = args.render
-        _emit_json(obj)
-        return EXIT_DISAGREE if disagreements else EXIT_OK
+        _emit_json(_analysis_json(args, record, pos, a, n, seconds))
+    else:
+        _print_analysis(args, record, pos, a, n, seconds)
+    return EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_OK
+
+
+def _render_analysis(args, pos, a, n: int, total: int) -> None:
+    from .render import render_position
+
+    c = pos.to_move
+    marks = [(c, p) for _, p in a.colors[c].placements] if c is not None else []
+    note = (f"hatched: {COLORS[c]}'s placements reaching its solo optimum {a.colors[c].solo_optimum:+d}"
+            if marks and a.colors[c].solo_optimum is not None else None)
+    render_position(pos, args.render, title=f"{Path(args.file).name}: move {n} of {total}",
+                    highlights=marks, note=note)
+
+
+def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
+    t = pos.table
+    best_move = None if a.best_move is None else _placement_json(t, a.best_move.color, a.best_move.placement)
+    obj = {
+        "file": args.file,
+        "variant": record.variant,
+        "move": n,
+        "moves_total": record.move_count,
+        "to_move": COLORS[pos.to_move] if pos.to_move is not None else None,
+        "game_over": a.game_over,
+        "two_player": a.two_player,
+        "engine": args.engine,
+        "seconds": round(seconds, 3),
+        "colors": [
+            {
+                "color": COLORS[r.color],
+                "score_now": r.score_now,
+                "solo_optimum": r.solo_optimum,
+                "proven": r.proven,
+                "proven_by": r.proven_by,
+                "bound": r.solo_optimum if r.proven else r.bound,
+                "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
+                "placements": [_placement_json(t, c, p) for c, p in r.placements],
+                "guaranteed": r.guaranteed,
+                "disagreement": r.disagreement,
+            }
+            for r in a.colors
+        ],
+        "independent": a.independent,
+        "groups": [[COLORS[c] for c in g] for g in a.groups],
+        "game_value": a.game_value,
+        "game_value_proven": a.game_value_proven,
+        "game_bounds": list(a.game_bounds) if a.game_bounds else None,
+        "best_move": best_move,
+        "notes": a.notes,
+    }
+    if args.render:
+        obj["image"] = args.render
+    return obj
+
+
+def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
+    t = pos.table
     to_move = COLORS[pos.to_move] if pos.to_move is not None else "nobody (game over)"
     kind = "two-player: blue+red against yellow+green" if a.two_player else "four players"
     print(f"{record.variant}: {args.file}, after move {n} of {record.move_count}, {to_move} to move ({kind})")
     print()
-    guaranteed = not a.two_player and any(r.guaranteed is not None for r in a.colours)
-    head = f"{'colour':<7}{'now':>5}{'solo optimum':>14}  {'proof':<22}"
-    print(head + (f"{'guaranteed':>10}" if guaranteed else ""))
-    for r in a.colours:
-        if r.proven:
-            value, proof = f"{r.solo_optimum:+d}", f"proven ({r.proven_by})"
-        else:
-            found = "none" if r.solo_optimum is None else f"{r.solo_optimum:+d}"
-            value, proof = found, f"not proven (at most {r.bound:+d})" if r.bound is not None else "not proven"
-        line = f"{COLORS[r.color]:<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
-        if guaranteed:
-            line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
-        print(line)
+    _print_color_table(a)
     print()
     if a.independent:
         print("Independent: yes, no square can be reached by two colours: the solo optima are the outcome of best play")
@@ -532,13 +520,15 @@ def cmd_analyze(args) -> int:
         elif a.game_bounds:
             lo, hi = a.game_bounds
             print(f"Game value (blue+red minus yellow+green): between {lo:+d} and {hi:+d} (exact value not proven)")
-    if best_move:
-        print(f"Best move: {best_move['color']} {best_move['piece']} {best_move['squares']}")
+    if a.best_move is not None:
+        c, p = a.best_move
+        print(f"Best move: {COLORS[c]} {PIECES[t.piece[p]].name} {t.name(p)}")
     for note in a.notes:
         print(f"Note: {note}")
-    for d in disagreements:
-        print(f"Disagreement: {d}")
-    shown = [r for r in a.colours if r.placements]
+    for r in a.colors:
+        if r.disagreement:
+            print(f"Disagreement: {COLORS[r.color]}: {r.disagreement}")
+    shown = [r for r in a.colors if r.placements]
     if shown:
         print()
         print("Placements reaching each solo optimum:")
@@ -549,7 +539,22 @@ def cmd_analyze(args) -> int:
         print()
         print(f"Image: {args.render}")
     print(f"\nTime: {seconds:.2f} s")
-    return EXIT_DISAGREE if disagreements else EXIT_OK
+
+
+def _print_color_table(a) -> None:
+    guaranteed = not a.two_player and any(r.guaranteed is not None for r in a.colors)
+    head = f"{'colour':<7}{'now':>5}{'solo optimum':>14}  {'proof':<22}"
+    print(head + (f"{'guaranteed':>10}" if guaranteed else ""))
+    for r in a.colors:
+        if r.proven:
+            value, proof = f"{r.solo_optimum:+d}", f"proven ({r.proven_by})"
+        else:
+            found = "none" if r.solo_optimum is None else f"{r.solo_optimum:+d}"
+            value, proof = found, f"not proven (at most {r.bound:+d})" if r.bound is not None else "not proven"
+        line = f"{COLORS[r.color]:<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
+        if guaranteed:
+            line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
+        print(line)
 
 
 # -- render ---------------------------------------------------------------------

@@ -51,9 +51,11 @@ from ortools.sat.python import cp_model
 
 from .errors import BlokusError
 from .geometry import COLORS, mask_of, squares_of
-from .pieces import MONOMINO, PIECE_SIZES
+from .pieces import MONOMINO, NUM_PIECES, PIECE_SIZES
 from .placements import Placement
-from .puzzle import Puzzle, SolveResult, Status
+from .puzzle import Connect, Goal, Measure, Puzzle, SameShape
+from .result import Progress, ProgressCallback, SolveResult, Status
+from .scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
 from .symmetry import interchangeable_colours, puzzle_symmetries, quarter_turn_placements, symmetry_applies
 
 ENCODINGS = ("auto", "levels", "cuts")
@@ -107,21 +109,20 @@ def build(
     t, b = puzzle.table, puzzle.board
     m = PuzzleModel(puzzle, encoding, cp_model.CpModel())
     model = m.model
-    place_all = puzzle.goal in ("place-all", "count")
-    game = puzzle.connect == "game"
+    place_all = puzzle.goal is not Goal.MAXIMIZE
+    game = puzzle.connect is Connect.GAME
 
-    setup_sq = {c: mask_of(s for p in puzzle.setup_of(c) for s in t.squares[p]) for c in range(4)}
-    taken = b.blocked_mask | mask_of(puzzle.empty) | setup_sq[0] | setup_sq[1] | setup_sq[2] | setup_sq[3]
+    setup_sq, taken = puzzle.masks.setup, puzzle.masks.taken
     owned = 0  # single start squares of colours that must place pieces
     if place_all:
         for c in puzzle.colors:
             if len(b.starts[c]) == 1 and not puzzle.setup_of(c) and puzzle.pieces[c]:
                 owned |= b.start_masks[c]
-    shape_block = [0] * 21
-    if puzzle.same_shape != "none":
+    shape_block = [0] * NUM_PIECES
+    if puzzle.same_shape is not SameShape.NONE:
         for c in range(4):
             for p in puzzle.setup_of(c):
-                around = t.edge[p] | (t.corner[p] if puzzle.same_shape == "corner" else 0)
+                around = t.edge[p] | (t.corner[p] if puzzle.same_shape is SameShape.CORNER else 0)
                 shape_block[t.piece[p]] |= t.mask[p] | around
 
     # candidates ----------------------------------------------------------------
@@ -210,7 +211,7 @@ def build(
     if game and encoding == "levels":
         for c in puzzle.colors:
             _levels(puzzle, m, c, setup_sq[c], place_all)
-    if puzzle.connect in ("touch", "game"):
+    if puzzle.connect is not Connect.FREE:
         for (c, p), v in m.x.items():
             corners = t.corner[p]
             if corners & setup_sq[c]:
@@ -224,7 +225,7 @@ def build(
                     continue
                 lits += [m.roots[c, sq] for sq in t.squares[p] if (c, sq) in m.roots]
             model.add_bool_or([v.Not()] + lits)
-        if puzzle.connect == "touch":
+        if puzzle.connect is Connect.TOUCH:
             for c in puzzle.colors:
                 for p in puzzle.setup_of(c):
                     if not t.corner[p] & setup_sq[c]:
@@ -232,12 +233,12 @@ def build(
                         model.add_bool_or(lits)
 
     # same shape --------------------------------------------------------------------
-    if puzzle.same_shape != "none":
+    if puzzle.same_shape is not SameShape.NONE:
         _same_shape(puzzle, m, covering)
 
     # objective (monomino-last under touch/free: the monomino just has to be
     # placed; under game it is part of the levels) ---------------------------------
-    if puzzle.goal == "maximize":
+    if puzzle.goal is Goal.MAXIMIZE:
         _objective(puzzle, m, by_colour_piece)
     if order_colours:
         _order_colours(puzzle, m)
@@ -280,7 +281,7 @@ def _encoding(name: str, puzzle: Puzzle) -> str:
     if name not in ENCODINGS:
         raise CpsatError(f"unknown connectivity encoding {name!r} (known: {', '.join(ENCODINGS)})")
     if name == "auto":
-        return "levels" if puzzle.goal == "maximize" else "cuts"
+        return "levels" if puzzle.goal is Goal.MAXIMIZE else "cuts"
     return name
 
 
@@ -288,7 +289,7 @@ def _order_colours(puzzle: Puzzle, m: PuzzleModel) -> None:
     """Colours in order of first appearance: colour k covers a square only
     if colour k-1 covers an earlier one. Every colour covers some square and
     no square has two colours, so one relabelling of each solution passes."""
-    if not interchangeable_colours(puzzle) or puzzle.goal not in ("place-all", "count"):
+    if not interchangeable_colours(puzzle) or puzzle.goal is Goal.MAXIMIZE:
         raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
     model = m.model
     size = puzzle.board.size
@@ -323,12 +324,10 @@ def _board_maps(puzzle: Puzzle) -> list[list[int]]:
 def _first_square(puzzle: Puzzle) -> int | None:
     """The lowest square every solution of a fill puzzle covers, when the
     puzzle has turns or mirrors to break (else None)."""
-    if puzzle.goal not in ("place-all", "count") or puzzle.spare_squares != 0 or not _board_maps(puzzle):
+    if puzzle.goal is Goal.MAXIMIZE or puzzle.spare_squares != 0 or not _board_maps(puzzle):
         return None
-    t, b = puzzle.table, puzzle.board
-    setup = mask_of(s for ps in puzzle.setup.values() for p in ps for s in t.squares[p])
-    taken = b.blocked_mask | mask_of(puzzle.empty) | setup
-    return next((s for s in range(b.size) if b.open_mask >> s & 1 and not taken >> s & 1), None)
+    free = puzzle.masks.free
+    return (free & -free).bit_length() - 1 if free else None
 
 
 def _order_board(puzzle: Puzzle, m: PuzzleModel, first: int) -> None:
@@ -399,7 +398,7 @@ def _same_shape(puzzle: Puzzle, m: PuzzleModel, covering) -> None:
     colours = puzzle.colors
     for (piece, c, s), vs in by_piece.items():
         near = b.edge_neighbours(1 << s)
-        if puzzle.same_shape == "corner":
+        if puzzle.same_shape is SameShape.CORNER:
             near |= b.corner_neighbours(1 << s)
         for n in squares_of(near):
             for d in colours:
@@ -443,7 +442,7 @@ def _levels(puzzle: Puzzle, m: PuzzleModel, c: int, setup_mask: int, place_all: 
         if col == c and t.piece[p] == MONOMINO:
             mono[t.squares[p][0]] = v
     mono_flag = None
-    if puzzle.goal == "maximize" and c in puzzle.target and MONOMINO in puzzle.pieces[c]:
+    if puzzle.goal is Goal.MAXIMIZE and c in puzzle.target and MONOMINO in puzzle.pieces[c]:
         mono_flag = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
     for s in nodes:
         lo = dist.get(s, horizon) if fixed_root else 0
@@ -512,7 +511,7 @@ def _objective(puzzle: Puzzle, m: PuzzleModel, by_colour_piece) -> None:
     for c in puzzle.target:
         total = sum(PIECE_SIZES[i] for i in puzzle.pieces[c])
         squares = sum(len(t.squares[p]) * v for (col, p), v in m.x.items() if col == c)
-        if puzzle.measure == "squares":
+        if puzzle.measure is Measure.SQUARES:
             terms.append(squares)
             bound += total
             continue
@@ -520,23 +519,18 @@ def _objective(puzzle: Puzzle, m: PuzzleModel, by_colour_piece) -> None:
         for piece in puzzle.pieces[c]:
             vs = by_colour_piece.get((c, piece), [])
             model.add(sum(vs) >= 1).only_enforce_if(everything) if vs else model.add_bool_or([everything.Not()])
-        terms.append(squares - total + 15 * everything)
-        mono = m.mono_last.get(c)
-        if mono is not None:
+        terms.append(squares - total + ALL_PLACED_BONUS * everything)
+        if MONOMINO in puzzle.pieces[c]:
+            # (levels made the flag already; under cuts the solve loop checks it)
+            mono = m.mono_last.get(c)
+            if mono is None:
+                mono = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
             model.add_implication(mono, everything)
-            terms.append(5 * mono)
-            bound += 20
-        elif MONOMINO in puzzle.pieces[c]:
-            # (levels made it already; under cuts the solve loop checks it)
-            mono = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
-            model.add_implication(mono, everything)
-            terms.append(5 * mono)
-            bound += 20
-        else:
-            bound += 15
+            terms.append(MONOMINO_LAST_BONUS * mono)
+        bound += best_bonus(MONOMINO in puzzle.pieces[c])
     objective = sum(terms)
     m.objective_bound = bound
-    lowest = 0 if puzzle.measure == "squares" else -sum(PIECE_SIZES[i] for c in puzzle.target for i in puzzle.pieces[c])
+    lowest = 0 if puzzle.measure is Measure.SQUARES else -sum(PIECE_SIZES[i] for c in puzzle.target for i in puzzle.pieces[c])
     value = m.objective = model.new_int_var(lowest, bound, "objective")
     model.add(value == objective)
     model.maximize(value)
@@ -677,7 +671,7 @@ def _violations(m: PuzzleModel, placements, value) -> list[_Cut]:
     claimed to be) played last."""
     puzzle, t = m.puzzle, m.puzzle.table
     out: list[_Cut] = []
-    if puzzle.connect != "game":
+    if puzzle.connect is not Connect.GAME:
         return out
     for c in puzzle.colors:
         cut_off = [_Cut(c, g) for g in _cut_off(m, placements, c)]
@@ -694,7 +688,7 @@ def _violations(m: PuzzleModel, placements, value) -> list[_Cut]:
 class _Watcher(cp_model.CpSolverSolutionCallback):
     """Collects solutions (counting) and reports objective and bound."""
 
-    def __init__(self, m: PuzzleModel, progress, collect: bool, start: float):
+    def __init__(self, m: PuzzleModel, progress: ProgressCallback | None, collect: bool, start: float):
         super().__init__()
         self.m, self.progress, self.collect, self.start = m, progress, collect, start
         self.solutions: list = []
@@ -711,7 +705,7 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
             text = f"{len(self.solutions)} solutions" if self.collect else "solution found"
             if self.m.objective is not None:
                 text = f"objective {int(self.objective_value)} bound {int(self.best_objective_bound)}"
-            self.progress(time.monotonic() - self.start, text)
+            self.progress(Progress(time.monotonic() - self.start, self.num_branches, text))
 
 
 def solve(
@@ -723,7 +717,7 @@ def solve(
     encoding: str = "auto",
     count: bool = False,
     hint: list[tuple[int, Placement]] | None = None,
-    progress: Callable[[float, str], None] | None = None,
+    progress: ProgressCallback | None = None,
     symmetric: bool = False,
 ) -> SolveResult:
     """Solve a puzzle with CP-SAT. ``params`` is a text of extra CP-SAT
@@ -731,9 +725,9 @@ def solve(
     one per core. Statuses map one to one; a place-all puzzle with a
     solution is OPTIMAL."""
     start = time.monotonic()
-    counting = count or puzzle.goal == "count"
+    counting = count or puzzle.goal is Goal.COUNT
     if counting:
-        puzzle = puzzle.with_goal("count")
+        puzzle = puzzle.with_goal(Goal.COUNT)
         encoding = "cuts"  # auxiliary variables would count a solution many times
     encoding = _encoding(encoding, puzzle)
     # (the symmetric model ties colours to turns: no relabelling there)
@@ -745,7 +739,7 @@ def solve(
     if workers:
         p.num_workers = workers
     p.random_seed = seed
-    if puzzle.goal == "maximize":
+    if puzzle.goal is Goal.MAXIMIZE:
         # presolve does little on these models and has been seen to leave the
         # bound far off; without it, endgames are proven 1.5-3x sooner
         p.cp_model_presolve = False
@@ -774,17 +768,17 @@ def solve(
         rounds += 1
         if counting or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        if encoding != "cuts" or puzzle.connect != "game":
+        if encoding != "cuts" or puzzle.connect is not Connect.GAME:
             break
         cuts = _violations(m, m.solution(solver.boolean_value), solver.boolean_value)
         if not cuts:
             break
         for cut in cuts:
             cut.add_to(m)
-    stats = {"method": f"cp-sat ({encoding})", "rounds": rounds, **m.size}
+    stats = {"rounds": rounds, **m.size}
     if rounds:
         stats.update(conflicts=solver.num_conflicts, branches=solver.num_branches)
-    result = SolveResult(Status.UNKNOWN, "cpsat", stats=stats)
+    result = SolveResult(Status.UNKNOWN, "cpsat", method=f"cp-sat ({encoding})", stats=stats)
     result.nodes = stats.get("branches", 0)
     if status == cp_model.MODEL_INVALID:
         raise CpsatError(f"CP-SAT rejected the model: {m.model.validate()}")
@@ -796,11 +790,12 @@ def solve(
         result.status = (Status.OPTIMAL if n else Status.INFEASIBLE) if done else (Status.FEASIBLE if n else Status.UNKNOWN)
         result.solution_count = n
         result.placements = found[0] if found else []
-        stats.update(count_complete=done, found=len(found))
+        result.count_complete = done
+        stats["found"] = len(found)
         result.solutions = solutions
     elif rounds and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         result.placements = m.solution(solver.boolean_value)
-        if puzzle.goal == "maximize":
+        if puzzle.goal is Goal.MAXIMIZE:
             result.objective = int(solver.objective_value)
             result.bound = int(solver.best_objective_bound)
             result.status = Status.OPTIMAL if status == cp_model.OPTIMAL else Status.FEASIBLE
@@ -808,7 +803,7 @@ def solve(
             result.status = Status.OPTIMAL
     elif status == cp_model.INFEASIBLE:
         result.status = Status.INFEASIBLE
-    elif puzzle.goal == "maximize" and m.objective_bound is not None:
+    elif puzzle.goal is Goal.MAXIMIZE and m.objective_bound is not None:
         result.bound = m.objective_bound
     result.seconds = time.monotonic() - start
     return result

@@ -19,23 +19,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
-from .geometry import COLORS, Mask
-from .pieces import MONOMINO, PIECES
+from .errors import OptionError
+from .geometry import COLORS, NUM_COLORS, Mask
+from .pieces import MONOMINO
 from .position import Move, Position
-from .puzzle import Puzzle, SolveResult, Status
+from .puzzle import Connect, Goal, Measure, Puzzle
+from .result import Progress, ProgressCallback, Status, Stopwatch
+from .scoring import best_bonus
+from .solving import ENGINES, check_time_limit, solve
 
 
 @dataclass
-class ColourReport:
+class ColorReport:
     color: int
     score_now: int
     solo_optimum: int | None
     proven: bool
     proven_by: str | None = None
     bound: int | None = None  # upper bound on the solo optimum when not proven
-    placements: list = field(default_factory=list)  # [(colour, placement)] reaching the solo optimum
+    placements: list = field(default_factory=list)  # [(colour, placement)] reaching the solo optimum, in play order
     guaranteed: int | None = None  # four-player: score it can guarantee (when proven)
     disagreement: str | None = None
 
@@ -45,7 +48,7 @@ class Analysis:
     position: Position
     two_player: bool
     game_over: bool
-    colours: list[ColourReport]
+    colors: list[ColorReport]
     independent: bool
     groups: list[list[int]]  # colours that still interact, each group of two or more
     game_value: int | None = None
@@ -58,7 +61,7 @@ class Analysis:
 def solo_puzzle(pos: Position, color: int) -> Puzzle:
     """The maximize puzzle of a colour playing alone from this position."""
     setup = {}
-    for c in range(4):
+    for c in range(NUM_COLORS):
         placed = list(pos.initial_setup[c]) + [p for col, p in pos.history if col == c]
         if placed:
             setup[c] = tuple(placed)
@@ -67,10 +70,10 @@ def solo_puzzle(pos: Position, color: int) -> Puzzle:
         colors=(color,),
         pieces={color: tuple(pos.pieces_left(color))},
         setup=setup,
-        connect="game",
-        goal="maximize",
+        connect=Connect.GAME,
+        goal=Goal.MAXIMIZE,
         target=(color,),
-        measure="score",
+        measure=Measure.SCORE,
         name=f"{COLORS[color]} alone",
     )
 
@@ -92,20 +95,20 @@ def reach(pos: Position, color: int) -> Mask:
 def interaction_groups(pos: Position) -> list[list[int]]:
     """Groups of colours whose future squares overlap (directly or through
     others); colours alone in their group are left out."""
-    regions = [reach(pos, c) for c in range(4)]
-    parent = list(range(4))
+    regions = [reach(pos, c) for c in range(NUM_COLORS)]
+    parent = list(range(NUM_COLORS))
 
     def find(c):
         while parent[c] != c:
             c = parent[c]
         return c
 
-    for a in range(4):
+    for a in range(NUM_COLORS):
         for b in range(a + 1, 4):
             if regions[a] & regions[b]:
                 parent[find(a)] = find(b)
     groups: dict[int, list[int]] = {}
-    for c in range(4):
+    for c in range(NUM_COLORS):
         groups.setdefault(find(c), []).append(c)
     return [g for g in groups.values() if len(g) > 1]
 
@@ -127,12 +130,12 @@ class ScoreOutlook:
         self.memo: dict = {}
 
     def __call__(self, pos: Position) -> list[tuple[int, int]]:
-        regions = [reach(pos, c) for c in range(4)]
+        regions = [reach(pos, c) for c in range(NUM_COLORS)]
         out = []
-        for c in range(4):
+        for c in range(NUM_COLORS):
             now, region = pos.score(c), regions[c]
             others = 0
-            for o in range(4):
+            for o in range(NUM_COLORS):
                 if o != c:
                     others |= regions[o]
             gain = self.gain(pos, c, region) if not region & others else None
@@ -146,7 +149,7 @@ class ScoreOutlook:
             return 0
         if room < left:
             return room
-        return left + 15 + (5 if pos.hand[c] >> MONOMINO & 1 else 0)
+        return left + best_bonus(bool(pos.hand[c] >> MONOMINO & 1))
 
     def gain(self, pos: Position, c: int, region: Mask) -> int | None:
         if not region:  # no legal move (the reach grows from the legal moves)
@@ -160,58 +163,44 @@ class ScoreOutlook:
         return self.memo[key]
 
 
-def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict) -> ColourReport:
+def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict) -> ColorReport:
     now = pos.score(color)
     if not pos.hand[color] or not pos.legal_placements(color):
         # nothing left to place, or never a move again: the score is final
-        return ColourReport(color, now, now, True, "rules")
-    puzzle = solo_puzzle(pos, color)
-    check_note = None
-    if engine == "search":
-        from .search import solve
-
-        result = solve(puzzle, time_limit=time_limit)
-    elif engine == "cpsat":
-        from . import cpsat
-
-        result = cpsat.solve(puzzle, time_limit=time_limit, **options)
-    else:
-        from .crosscheck import solve_both
-
-        both = solve_both(puzzle, time_limit=time_limit, cpsat_options=options)
-        result, check_note = both.combined, both.disagreement
-        proven_by = [n for n, r in both.results.items() if r.status is Status.OPTIMAL]
-        result.engine = "+".join(proven_by) if proven_by else "both"
-    return _report(color, now, result, check_note)
-
-
-def _report(color: int, now: int, result: SolveResult, disagreement: str | None) -> ColourReport:
+        return ColorReport(color, now, now, True, "rules")
+    result = solve(solo_puzzle(pos, color), engine, time_limit=time_limit, **options)
     proven = result.status is Status.OPTIMAL
-    return ColourReport(color, now, result.objective, proven, result.engine if proven else None,
-                        None if proven else result.bound, result.placements, disagreement=disagreement)
-
-
-ENGINES = ("search", "cpsat", "both")
+    proven_by = None
+    if proven:
+        engines = result.engines or {result.engine: result}
+        proven_by = "+".join(name for name, r in engines.items() if r.status is Status.OPTIMAL)
+    return ColorReport(color, now, result.objective, proven, proven_by, None if proven else result.bound,
+                       result.order, disagreement=result.disagreement)
 
 
 def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: str = "search",
-            options: dict | None = None, progress: Callable[[str], None] | None = None) -> Analysis:
+            options: dict | None = None, progress: ProgressCallback | None = None) -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
     half for the solo optima, the rest for the game-tree search.
-    ``progress(text)`` hears what is being worked on."""
+    ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
+    encoding and parameters); ``progress`` hears what is being worked on."""
+    check_time_limit(time_limit)
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+        raise OptionError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     options = options or {}
-    say = progress or (lambda text: None)
-    start = time.monotonic()
-    deadline = start + time_limit
+    clock = Stopwatch(time_limit)
+
+    def say(text: str) -> None:
+        if progress:
+            progress(Progress(clock.elapsed, 0, text))
+
     groups = interaction_groups(pos)
-    active = [c for c in range(4) if pos.hand[c] and pos.legal_placements(c)]
+    active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
     reports = []
-    for c in range(4):
+    for c in range(NUM_COLORS):
         say(f"solo optimum of {COLORS[c]}")
         left = sum(1 for a in active if a >= c)
-        share = max(0.5, (deadline - time.monotonic()) / (2 * max(1, left)))
+        share = max(0.5, clock.left() / (2 * max(1, left)))
         reports.append(_solo(pos, c, engine, share, options))
     analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
     if pos.game_over:
@@ -219,19 +208,19 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     all_proven = all(r.proven for r in reports)
     if two_player:
         say("game value (alpha-beta)")
-        _two_player(analysis, deadline, all_proven)
+        _two_player(analysis, clock.deadline, all_proven)
     else:
         say("guaranteed scores (alpha-beta)")
-        _four_player(analysis, deadline)
+        _four_player(analysis, clock.deadline)
     return analysis
 
 
 def _two_player(analysis: Analysis, deadline: float, all_proven: bool) -> None:
     from .search.gametree import OutOfTime, two_player_value
 
-    pos, reps = analysis.position, analysis.colours
+    pos, reps = analysis.position, analysis.colors
     now = [r.score_now for r in reps]
-    best = [r.solo_optimum if r.proven else (r.bound if r.bound is not None else 20) for r in reps]
+    best = [r.solo_optimum if r.proven else (r.bound if r.bound is not None else best_bonus(True)) for r in reps]
     # seat 1 can at most reach its solo optima while seat 2 gains nothing, and the other way round
     hi = best[0] + best[2] - now[1] - now[3]
     lo = now[0] + now[2] - best[1] - best[3]
@@ -260,16 +249,16 @@ def _four_player(analysis: Analysis, deadline: float) -> None:
 
     pos = analysis.position
     if pos.game_over:
-        for r in analysis.colours:
+        for r in analysis.colors:
             r.guaranteed = r.score_now
         return
     if analysis.independent:
-        for r in analysis.colours:
+        for r in analysis.colors:
             r.guaranteed = r.solo_optimum if r.proven else None
         analysis.best_move = _first_move(analysis)
         analysis.notes.append("the colours no longer interact: each can guarantee its solo optimum")
         return
-    for r in analysis.colours:
+    for r in analysis.colors:
         if time.monotonic() > deadline:
             break
         try:
@@ -285,17 +274,7 @@ def _four_player(analysis: Analysis, deadline: float) -> None:
 def _first_move(analysis: Analysis) -> Move | None:
     """In a position without interaction: the first move of the colour to move
     in a play order reaching its solo optimum."""
-    from .verify import verify
-
-    pos = analysis.position
-    if pos.to_move is None:
+    c = analysis.position.to_move
+    if c is None or not analysis.colors[c].placements:
         return None
-    report = analysis.colours[pos.to_move]
-    if not report.placements:
-        return None
-    order = verify(solo_puzzle(pos, pos.to_move), report.placements).order
-    return Move(*order[0]) if order else None
-
-
-def piece_names(pos: Position, color: int) -> list[str]:
-    return [PIECES[i].name for i in pos.pieces_left(color)]
+    return Move(*analysis.colors[c].placements[0])

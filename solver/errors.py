@@ -22,3 +22,12 @@ class RecordError(BlokusError, ValueError):
 
 class PuzzleError(BlokusError, ValueError):
     """A puzzle file or puzzle definition that is not valid."""
+
+
+class OptionError(BlokusError, ValueError):
+    """A solve or analysis option out of range, or one that does not apply
+    to the puzzle at hand."""
+
+
+class BoardError(BlokusError, ValueError):
+    """A board that cannot be made: empty, too large, or squares off it."""

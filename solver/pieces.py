@@ -100,6 +100,7 @@ def _build() -> tuple[Piece, ...]:
 
 PIECES: tuple[Piece, ...] = _build()
 PIECE_SIZES: tuple[int, ...] = tuple(p.size for p in PIECES)
+NUM_PIECES = len(PIECES)  # 21
 ALL_PIECES_MASK = (1 << len(PIECES)) - 1
 _BY_NAME = {p.name.lower(): p for p in PIECES}
 _BY_SHAPE = {canonical(p.orientations[0]): p for p in PIECES}
@@ -121,19 +122,3 @@ def piece_of_shape(shape: Shape) -> Piece | None:
     if not shape or len(shape) > 5:
         return None
     return _BY_SHAPE.get(canonical(shape))
-
-
-def is_connected(cells) -> bool:
-    """True when the cells form one edge-connected group."""
-    cells = set(cells)
-    if not cells:
-        return False
-    stack = [next(iter(cells))]
-    seen = {stack[0]}
-    while stack:
-        r, c = stack.pop()
-        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if n in cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) == len(cells)

@@ -14,7 +14,7 @@ from itertools import permutations
 
 from .geometry import Board
 from .placements import Placement
-from .puzzle import Puzzle
+from .puzzle import Connect, Goal, Puzzle
 
 
 def board_transforms(board: Board) -> list[list[int]]:
@@ -78,7 +78,7 @@ def interchangeable_colours(puzzle: Puzzle) -> bool:
         and len({tuple(sorted(puzzle.pieces[c])) for c in puzzle.colors}) == 1
         and not any(b.starts[c] for c in range(4))
         and not any(puzzle.setup.values())
-        and puzzle.goal != "maximize"
+        and puzzle.goal is not Goal.MAXIMIZE
     )
 
 
@@ -123,7 +123,7 @@ def symmetry_applies(puzzle: Puzzle) -> str | None:
     """None when the puzzle is invariant under the quarter turn with the
     colour shift; otherwise the reason why not."""
     b = puzzle.board
-    if puzzle.connect != "game":
+    if puzzle.connect is not Connect.GAME:
         return "the symmetric search plays in play order (the game rule)"
     if b.width != b.height:
         return "the board is not square"

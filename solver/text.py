@@ -31,6 +31,11 @@ def board_picture(board: Board, owner: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
+def owner_letters(table, pieces) -> dict[int, str]:
+    """Square -> colour letter for (colour, placement) pairs."""
+    return {sq: COLOR_LETTERS[c] for c, p in pieces for sq in table.squares[p]}
+
+
 def position_owner(pos) -> dict[int, str]:
     """Square -> colour letter for a Position."""
     owner = {}

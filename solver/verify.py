@@ -15,7 +15,7 @@ from .errors import BlokusError
 from .geometry import COLORS
 from .pieces import MONOMINO, PIECES
 from .placements import Placement
-from .puzzle import Puzzle, objective_value
+from .puzzle import Connect, Goal, Puzzle, SameShape, objective_value
 
 
 class VerificationError(BlokusError):
@@ -89,7 +89,7 @@ def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
                 q = next(iter(touching(c, p, diagonal=False)))
                 fail(f"{label(c, p)} shares an edge with {label(c, q)}")
 
-    if puzzle.goal in ("place-all", "count"):
+    if puzzle.goal is not Goal.MAXIMIZE:
         for c in puzzle.colors:
             missing = set(puzzle.pieces[c]) - {t.piece[p] for p in new[c]}
             if missing:
@@ -100,8 +100,8 @@ def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
         if sq not in owner:
             fail(f"star square {b.square_name(sq)} is not covered")
 
-    if puzzle.same_shape != "none":
-        diagonal = puzzle.same_shape == "corner"
+    if puzzle.same_shape is not SameShape.NONE:
+        diagonal = puzzle.same_shape is SameShape.CORNER
         for sq, (c, p) in owner.items():
             near = neighbours(sq, False) + (neighbours(sq, True) if diagonal else [])
             for n in near:
@@ -118,23 +118,21 @@ def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
     orders: dict[int, list[Placement]] = {}
     mono_last: dict[int, bool] = {}
     for c in puzzle.colors:
-        if puzzle.connect == "touch":
+        if puzzle.connect is Connect.TOUCH:
             for p in pieces[c]:
                 if not touching(c, p, diagonal=True):
                     fail(f"{label(c, p)} touches no other {COLORS[c]} piece at a corner")
-        if puzzle.connect == "game":
+        if puzzle.connect is Connect.GAME:
             orders[c] = _game_order(puzzle, c, pieces[c], new[c], lambda p, c=c: touching(c, p, True), fail, label)
         else:
             orders[c] = _mono_last_first(t, new[c])
         mono_last[c] = bool(orders[c]) and t.piece[orders[c][-1]] == MONOMINO
         if puzzle.monomino_last and orders[c] and not mono_last[c]:
-            if MONOMINO not in puzzle.pieces[c]:
-                fail(f"{COLORS[c]} has no monomino left to place last")
             fail(f"{COLORS[c]}: no legal play order ends with the monomino")
 
     order = _rotation(orders, puzzle.colors)
     objective = None
-    if puzzle.goal == "maximize":
+    if puzzle.goal is Goal.MAXIMIZE:
         last = {c: PIECES[t.piece[o[-1]]].index for c, o in orders.items() if o}
         objective = objective_value(puzzle, placements, last)
     return Verified(order, objective, mono_last)

@@ -18,7 +18,7 @@ from solver.pieces import PIECES
 from solver.placements import placement_table
 from solver.puzzle import Puzzle
 from solver.puzzle_file import load_puzzle
-from solver.search import solve
+from solver.solving import solve
 from solver.search.exhaustive import Exhaustive
 from solver.search.fillkernel import FillKernel, _setup_conflict, supported
 from solver.verify import verify
@@ -369,5 +369,5 @@ def test_bundled_fill_puzzles():
 def test_tetromino_8x10_count():
     """The headline count (about 30 s): every solution verified by the driver."""
     result = solve(load_puzzle(PUZZLES / "tetromino-8x10.toml"), time_limit=None, count=True)
-    assert result.status.name == "OPTIMAL" and result.stats["method"] == "fill kernel"
+    assert result.status.name == "OPTIMAL" and result.method == "fill kernel"
     assert result.solution_count == 3120 and result.count_classes == 35

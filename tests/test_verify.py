@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from solver.errors import PuzzleError
 from solver.geometry import CLASSIC, Board, color_index
 from solver.pieces import MONOMINO, PIECES, piece_by_name
 from solver.position import Move, Position
@@ -96,13 +97,13 @@ def test_overlap():
 
 def test_same_colour_edge():
     p = make()
-    msg = rejected(p, V3_CORNER, "blue c6,d6")
-    assert "shares an edge with" in msg and "blue 2 at c6,d6" in msg and "blue V3" in msg
+    assert rejected(p, V3_CORNER, "blue c6,d6") == "t: blue V3 at a5,a6,b6 shares an edge with blue 2 at c6,d6"
 
 
 def test_other_colours_may_share_edges():
     p = make(board=OPEN6, pieces={"blue": "V3", "yellow": "I3"}, connect="free")
-    verify(p, moves(p, V3_CORNER, "yellow c6,d6,e6"))
+    placed = moves(p, V3_CORNER, "yellow c6,d6,e6")
+    assert verify(p, placed).order == placed
 
 
 def test_piece_placed_twice():
@@ -195,10 +196,14 @@ def test_touch_rule_lonely_piece():
     assert "blue 1 at f1 touches no other blue piece at a corner" in rejected(p, V3_CORNER, DOMINO_OK, "blue f1")
     # under touch a colour may form several groups
     p = make(board=OPEN6, pieces={"blue": "V3 2 1 I3"}, connect="touch")
-    verify(p, moves(p, V3_CORNER, DOMINO_OK, "blue f1", "blue e4,e3,e2"))
+    placed = moves(p, V3_CORNER, DOMINO_OK, "blue f1", "blue e4,e3,e2")
+    verified = verify(p, placed)
+    assert verified.order == placed[:2] + placed[3:] + placed[2:3]  # the monomino moved to the end
+    assert verified.monomino_last == {BLUE: True}
     # ... but under game it may not
     p = make(board=OPEN6, pieces={"blue": "V3 2 1 I3"}, connect="game")
-    assert "not connected" in rejected(p, V3_CORNER, DOMINO_OK, "blue f1", "blue e4,e3,e2")
+    assert rejected(p, V3_CORNER, DOMINO_OK, "blue f1", "blue e4,e3,e2") == (
+        "t: blue 1 at f1 is not connected by corner contact to the other blue pieces")
 
 
 def test_free_rule_needs_no_contact():
@@ -215,8 +220,8 @@ def test_monomino_last():
     assert PIECES[p.table.piece[v.order[-1][1]]].name == "1" and v.monomino_last == {BLUE: True}
     # the monomino on the start square has to be played first
     assert "no legal play order" in rejected(p, "blue a6", "blue b5,c5,b4", "blue c3,d3")
-    p = make(pieces={"blue": "V3 2"}, monomino_last=True)
-    assert rejected(p, V3_CORNER, DOMINO_OK) == "t: blue has no monomino left to place last"
+    with pytest.raises(PuzzleError, match="^t: monomino_last, but blue has no monomino to place$"):
+        make(pieces={"blue": "V3 2"}, monomino_last=True)
 
 
 def test_monomino_last_with_two_start_squares():

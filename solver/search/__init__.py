@@ -1,6 +1,7 @@
 """The search engine: beam search to find solutions, exhaustive partition
-search to count them and to prove infeasibility and optima."""
+search to count them and to prove infeasibility and optima, and game-tree
+search over real play for endgames."""
 
-from .driver import MODES, Progress, solve
+from .driver import MODES, solve
 
-__all__ = ["MODES", "Progress", "solve"]
+__all__ = ["MODES", "solve"]

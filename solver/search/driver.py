@@ -1,6 +1,6 @@
 """The search engine's front door: picks the methods a puzzle needs, runs
-them interleaved within the time limit, verifies every answer and reports
-one :class:`~solver.puzzle.SolveResult`.
+them interleaved within the time limit and reports one
+:class:`~solver.result.SolveResult` (verified by :func:`solver.solving.solve`).
 
 - place-all: beam search (heuristic, finds solutions) next to the exhaustive
   search (complete: the only source of INFEASIBLE). On a puzzle with
@@ -8,7 +8,7 @@ one :class:`~solver.puzzle.SolveResult`.
 - count: the exhaustive search alone (the compiled kernel when it applies).
 - maximize: the exhaustive branch and bound.
 
-Methods are generators that yield every few hundred nodes; the scheduler
+Methods are generators that yield every few dozen nodes; the scheduler
 gives each its share of the time, so a long beam never starves the proof.
 Statuses follow CP-SAT's convention: a place-all puzzle with a solution is
 OPTIMAL (nothing better exists); FEASIBLE means a solution is known but the
@@ -18,13 +18,16 @@ goal asks for more (a proven optimum, or the full count).
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
-from ..geometry import mask_of, squares_of
+from ..errors import OptionError
+from ..geometry import squares_of
 from ..pieces import MONOMINO
-from ..puzzle import Puzzle, SolveResult, Status, objective_value
-from ..symmetry import count_classes, symmetry_applies
+from ..puzzle import Connect, Goal, Measure, Puzzle, objective_value
+from ..result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from ..scoring import best_bonus
+from ..symmetry import symmetry_applies
 from ..verify import VerificationError, verify
 from .beam import BeamSearch
 from .exhaustive import Exhaustive
@@ -32,22 +35,83 @@ from .symmetric import SymmetricBeam
 
 MODES = ("auto", "general", "symmetric", "exhaustive")
 WIDTHS = (1, 4, 16, 64, 256, 1024)
+SLICE = 0.05  # seconds a task runs before the scheduler looks again
 
 
-class Progress:
-    """What the driver knows while it runs (handed to the progress callback)."""
+def solve(
+    puzzle: Puzzle,
+    time_limit: float | None = 60.0,
+    seed: int = 0,
+    mode: str = "auto",
+    count: bool = False,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """Solve a puzzle with the search engine (see the module docstring)."""
+    if mode not in MODES:
+        raise OptionError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
+    run = _Run(Stopwatch(time_limit), progress)
+    if count or puzzle.goal is Goal.COUNT:
+        result = _count(puzzle.with_goal(Goal.COUNT), run)
+    elif puzzle.goal is Goal.MAXIMIZE:
+        result = _maximize(puzzle, run)
+    else:
+        result = _place_all(puzzle, run, mode, seed)
+    result.seconds = run.clock.elapsed
+    result.nodes = run.nodes
+    return result
 
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.nodes = 0
-        self.best = ""  # e.g. "81/84 pieces" or "objective 12"
 
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
+@dataclass
+class _Run:
+    """One solve's clock, progress callback and what it has to show."""
+
+    clock: Stopwatch
+    progress: ProgressCallback | None
+    nodes: int = 0
+    text: str = ""  # e.g. "81/84 pieces" or "objective 12"
+    last_report: float = 0.0
+
+    def report(self) -> None:
+        elapsed = self.clock.elapsed
+        if self.progress and elapsed - self.last_report >= 1.0:
+            self.last_report = elapsed
+            self.progress(Progress(elapsed, self.nodes, self.text))
 
 
-def _beam_task(runner: BeamSearch, seed: int, found: list, name: str) -> Iterator[None]:
+def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callable[[], int],
+              stop: Callable[[], bool], decisive: str = "", deadline: float | None = None) -> set[str]:
+    """Round-robin over generator tasks, each getting its share of the time,
+    until ``stop()``, the deadline (the run's, or an earlier one), the
+    ``decisive`` task finishing, or every task finishing; returns the names
+    of the tasks that finished."""
+    if deadline is None:
+        deadline = run.clock.deadline
+    used = {name: 0.0 for name in tasks}
+    finished: set[str] = set()
+    live = dict(tasks)
+    while live:
+        name = min(live, key=lambda n: used[n] / live[n][1])
+        t0 = time.monotonic()
+        end = t0 + SLICE if deadline is None else min(t0 + SLICE, deadline)
+        try:
+            while True:
+                next(live[name][0])
+                if stop() or time.monotonic() >= end:
+                    break
+        except StopIteration:
+            finished.add(name)
+            del live[name]
+        used[name] += time.monotonic() - t0
+        run.nodes = nodes()
+        run.report()
+        if decisive in finished or stop() or (deadline is not None and time.monotonic() >= deadline):
+            break
+    return finished
+
+
+# -- place-all ---------------------------------------------------------------------
+
+def _beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str) -> Iterator[None]:
     """Beams of growing width with fresh seeds until one succeeds; appends
     (name, placements) to ``found``."""
     round_ = 0
@@ -61,76 +125,24 @@ def _beam_task(runner: BeamSearch, seed: int, found: list, name: str) -> Iterato
         yield None
 
 
-def solve(
-    puzzle: Puzzle,
-    time_limit: float | None = 60.0,
-    seed: int = 0,
-    mode: str = "auto",
-    count: bool = False,
-    progress: Callable[[Progress], None] | None = None,
-) -> SolveResult:
-    """Solve a puzzle with the search engine (see the module docstring)."""
-    if mode not in MODES:
-        raise ValueError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
-    info = Progress()
-    deadline = None if time_limit is None else info.start + time_limit
-    if count or puzzle.goal == "count":
-        result = _count(puzzle.with_goal("count"), deadline, info, progress)
-    elif puzzle.goal == "maximize":
-        result = _maximize(puzzle, deadline, info, progress)
-    else:
-        result = _place_all(puzzle, deadline, info, progress, mode, seed)
-    result.seconds = info.elapsed
-    result.nodes = info.nodes
-    return result
+def _collect(search, found: list, label: str | None = None) -> Iterator[None]:
+    """Run an exhaustive search, appending each solution to ``found`` (as
+    (label, solution) when a label is given)."""
+    for solution in search.solutions():
+        if solution is not None:
+            found.append(solution if label is None else (label, solution))
+        yield None
 
 
-class _Scheduler:
-    """Round-robin over generator tasks by time share."""
-
-    def __init__(self, deadline, info: Progress, progress, nodes: Callable[[], int]):
-        self.deadline, self.info, self.progress, self.nodes = deadline, info, progress, nodes
-        self.last_report = info.start
-
-    def run(self, tasks: dict[str, tuple[Iterator, float]], stop: Callable[[], bool], decisive: str = "") -> set[str]:
-        """Run until ``stop()``, the deadline, the ``decisive`` task or every
-        task has finished; returns the names of the tasks that finished."""
-        used = {name: 0.0 for name in tasks}
-        finished: set[str] = set()
-        live = dict(tasks)
-        while live:
-            name = min(live, key=lambda n: used[n] / live[n][1])
-            gen = live[name][0]
-            t0 = time.monotonic()
-            try:
-                while time.monotonic() - t0 < 0.05:
-                    next(gen)
-                    if stop():
-                        break
-            except StopIteration:
-                finished.add(name)
-                del live[name]
-            now = time.monotonic()
-            used[name] += now - t0
-            self.info.nodes = self.nodes()
-            if decisive in finished:
-                break
-            if self.progress and now - self.last_report >= 1.0:
-                self.last_report = now
-                self.progress(self.info)
-            if stop() or (self.deadline is not None and now > self.deadline):
-                break
-        return finished
-
-
-def _place_all(puzzle, deadline, info, progress, mode, seed) -> SolveResult:
-    found: list = []
+def _place_all(puzzle: Puzzle, run: _Run, mode: str, seed: int, deadline: float | None = None) -> SolveResult:
+    found: list[tuple[str, Solution]] = []
     runners: list[BeamSearch] = []
     tasks: dict[str, tuple[Iterator, float]] = {}
-    game = puzzle.connect == "game"  # beams play in play order
+    game = puzzle.connect is Connect.GAME  # beams play in play order
     symmetric = game and mode in ("auto", "symmetric") and symmetry_applies(puzzle) is None
     if mode == "symmetric" and not symmetric:
-        raise ValueError(f"symmetric search does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
+        why = symmetry_applies(puzzle) or "it plays in play order, which only the game rule has"
+        raise OptionError(f"--mode symmetric does not apply to {puzzle.name}: {why}")
     if symmetric:
         runners.append(SymmetricBeam(puzzle))
         tasks["symmetric beam"] = (_beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
@@ -140,35 +152,30 @@ def _place_all(puzzle, deadline, info, progress, mode, seed) -> SolveResult:
     exhaustive = None
     if mode in ("auto", "general", "exhaustive"):
         exhaustive = _complete_search(puzzle, stop_after=1)
-        proof = (s for s in exhaustive.solutions() if s is None or not found.append((exhaustive.name, s)))
-        tasks["exhaustive"] = (proof, 0.2 if symmetric else 0.3)
+        tasks["exhaustive"] = (_collect(exhaustive, found, exhaustive.name), 0.2 if symmetric else 0.3)
 
-    def nodes():
+    def nodes() -> int:
         return sum(r.nodes for r in runners) + (exhaustive.nodes if exhaustive else 0)
 
-    def best():
+    def stop() -> bool:
         most = max((len(r.best) for r in runners), default=0)
-        info.best = f"{most}/{sum(len(puzzle.pieces[c]) for c in puzzle.colors)} pieces"
-
-    def stop():
-        best()
+        run.text = f"{most}/{sum(len(puzzle.pieces[c]) for c in puzzle.colors)} pieces"
         return bool(found)
 
-    finished = _Scheduler(deadline, info, progress, nodes).run(tasks, stop, decisive="exhaustive")
+    finished = _schedule(run, tasks, nodes, stop, decisive="exhaustive", deadline=deadline)
     if found:
         method, placements = found[0]
-        verify(puzzle, placements)
-        return SolveResult(Status.OPTIMAL, "search", placements=placements, stats={"method": method})
+        return SolveResult(Status.OPTIMAL, "search", method, placements=placements)
     if "exhaustive" in finished:
-        return SolveResult(Status.INFEASIBLE, "search", stats={"method": exhaustive.name})
-    return SolveResult(Status.UNKNOWN, "search", stats={"best": info.best})
+        return SolveResult(Status.INFEASIBLE, "search", exhaustive.name)
+    return SolveResult(Status.UNKNOWN, "search", "beam and exhaustive")
 
 
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
     """The exhaustive search for the puzzle: the compiled fill kernel when it
     applies (imported only then: loading numba costs 0.25 s), else the Python
     one (same interface: ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
-    if puzzle.goal != "maximize" and puzzle.spare_squares == 0:
+    if puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0:
         from .fillkernel import KernelSearch, supported
 
         if supported(puzzle) is None:
@@ -176,35 +183,29 @@ def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
     return Exhaustive(puzzle)
 
 
-def _count(puzzle, deadline, info, progress) -> SolveResult:
+# -- count ---------------------------------------------------------------------------
+
+def _count(puzzle: Puzzle, run: _Run) -> SolveResult:
+    """Every solution; with interchangeable colours the search meets one of
+    each set of colour relabellings and ``multiplier`` counts the rest."""
     search = _complete_search(puzzle)
-    solutions: list = []
-    task = (s for s in search.solutions() if s is None or not solutions.append(s))
-    finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
-        {"exhaustive": (task, 1.0)}, lambda: _note(info, f"{len(solutions)} found")
-    )
-    for sol in solutions:
-        verify(puzzle, sol)
+    solutions: list[Solution] = []
+
+    def stop() -> bool:
+        run.text = f"{len(solutions)} found"
+        return False
+
+    finished = _schedule(run, {"exhaustive": (_collect(search, solutions), 1.0)}, lambda: search.nodes, stop)
     raw = len(solutions) * search.multiplier
     done = "exhaustive" in finished
-    result = SolveResult(
-        (Status.OPTIMAL if raw else Status.INFEASIBLE) if done else (Status.FEASIBLE if raw else Status.UNKNOWN),
-        "search",
-        placements=solutions[0] if solutions else [],
-        solution_count=raw,
-        stats={"method": search.name, "count_complete": done},
-    )
-    if done:
-        result.count_classes = count_classes(puzzle, solutions)
-    return result
+    status = (Status.OPTIMAL if raw else Status.INFEASIBLE) if done else (Status.FEASIBLE if raw else Status.UNKNOWN)
+    return SolveResult(status, "search", search.name, placements=solutions[0] if solutions else [],
+                       solution_count=raw, count_complete=done, solutions=solutions)
 
 
-def _note(info: Progress, text: str) -> bool:
-    info.best = text
-    return False
+# -- maximize ------------------------------------------------------------------------
 
-
-def _value(puzzle: Puzzle, placements) -> int:
+def _value(puzzle: Puzzle, placements: Solution) -> int:
     """The objective of a solution found: counted directly, except when a
     target colour placed everything and the +5 of a monomino played last
     depends on the play order, which the verifier works out."""
@@ -214,34 +215,38 @@ def _value(puzzle: Puzzle, placements) -> int:
     return objective_value(puzzle, placements)
 
 
-def _best(puzzle: Puzzle, deadline, info: Progress, progress, cap: int | None = None) -> tuple[dict, bool, int]:
-    """The exhaustive branch and bound: (best {value, placements} found,
-    whether the search finished or reached ``cap``, a proven upper bound,
-    its upper bound before starting)."""
+@dataclass
+class _Incumbent:
+    value: int | None = None
+    placements: Solution | None = None
+
+
+def _best(puzzle: Puzzle, run: _Run, cap: int | None = None) -> tuple[_Incumbent, bool, int]:
+    """The exhaustive branch and bound. Returns the best solution found, whether
+    it is proven best (the search finished, or reached ``cap``, a proven
+    upper bound), and the upper bound known before the search started."""
     search = Exhaustive(puzzle)
-    best: dict = {}
+    best = _Incumbent()
 
     def capped() -> bool:
-        return cap is not None and bool(best) and best["value"] >= cap
+        return cap is not None and best.value is not None and best.value >= cap
 
-    def task():
+    def task() -> Iterator[None]:
         for sol in search.solutions():
             if sol is not None:
                 value = _value(puzzle, sol)
                 search.report_value(value)
-                if not best or value > best["value"]:
-                    best.update(value=value, placements=sol)
-                    info.best = f"objective {value}"
+                if best.value is None or value > best.value:
+                    best.value, best.placements = value, sol
+                    run.text = f"objective {value}"
             yield None
 
     bound = search.upper_bound() if cap is None else min(cap, search.upper_bound())
-    finished = _Scheduler(deadline, info, progress, lambda: search.nodes).run(
-        {"exhaustive": (task(), 1.0)}, capped
-    )
+    finished = _schedule(run, {"exhaustive": (task(), 1.0)}, lambda: search.nodes, capped)
     return best, "exhaustive" in finished or capped(), bound
 
 
-def _monomino_last(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[list | None, int | None]:
+def _monomino_last(puzzle: Puzzle, run: _Run, deadline: float | None) -> tuple[Solution | None, int | None]:
     """One colour maximising its score with the monomino in hand: the best
     conceivable score (20) needs every other piece placed and the monomino
     last. The branch and bound would enumerate every full packing to rule
@@ -250,23 +255,23 @@ def _monomino_last(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[
     (a proven cap), or (None, None) when undecided."""
     (c,) = puzzle.target
     others = tuple(i for i in puzzle.pieces[c] if i != MONOMINO)
-    sub = replace(puzzle, pieces={c: others}, goal="place-all", target=(), name=f"{puzzle.name} without the monomino")
-    result = _place_all(sub, deadline, info, progress, "auto", 0)
+    sub = replace(puzzle, pieces={c: others}, goal=Goal.PLACE_ALL, target=(),
+                  name=f"{puzzle.name} without the monomino")
+    result = _place_all(sub, run, "auto", 0, deadline)
     if result.status is Status.INFEASIBLE:
-        return None, 15
+        return None, best_bonus(False)
     if result.status is not Status.OPTIMAL:
         return None, None
     t, b = puzzle.table, puzzle.board
-    placed = [(col, p) for col, ps in puzzle.setup.items() for p in ps] + list(result.placements)
-    own = taken = 0
-    for col, p in placed:
+    own = puzzle.masks.setup[c]
+    taken = puzzle.masks.taken
+    for _, p in result.placements:
+        own |= t.mask[p]
         taken |= t.mask[p]
-        own |= t.mask[p] if col == c else 0
-    free = b.open_mask & ~taken & ~b.edge_neighbours(own) & ~mask_of(puzzle.empty)
-    for sq in squares_of(b.corner_neighbours(own) & free):
+    for sq in squares_of(b.corner_neighbours(own) & b.open_mask & ~taken & ~b.edge_neighbours(own)):
         sol = list(result.placements) + [(c, t.find([sq]))]
         try:
-            if verify(puzzle, sol).objective == 20:
+            if verify(puzzle, sol).objective == best_bonus(True):
                 return sol, None
         except VerificationError:
             continue
@@ -274,8 +279,8 @@ def _monomino_last(puzzle: Puzzle, deadline, info: Progress, progress) -> tuple[
 
 
 def _monomino_last_applies(puzzle: Puzzle) -> bool:
-    return (len(puzzle.target) == 1 and puzzle.colors == puzzle.target and puzzle.measure == "score"
-            and puzzle.connect == "game" and MONOMINO in puzzle.pieces[puzzle.target[0]]
+    return (len(puzzle.target) == 1 and puzzle.colors == puzzle.target and puzzle.measure is Measure.SCORE
+            and puzzle.connect is Connect.GAME and MONOMINO in puzzle.pieces[puzzle.target[0]]
             and len(puzzle.pieces[puzzle.target[0]]) >= 2 and not puzzle.stars)
 
 
@@ -283,27 +288,24 @@ def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
     """The proven optimum of a maximize puzzle, or None when the time ran
     out: for callers that need the number only, many times over (the
     endgame tree search); nothing is reported, so nothing is verified."""
-    info = Progress()
-    deadline = None if time_limit is None else info.start + time_limit
-    best, done, _ = _best(puzzle, deadline, info, None)
-    return best["value"] if done and best else None
+    best, done, _ = _best(puzzle, _Run(Stopwatch(time_limit), None))
+    return best.value if done else None
 
 
-def _maximize(puzzle, deadline, info, progress) -> SolveResult:
+def _maximize(puzzle: Puzzle, run: _Run) -> SolveResult:
     cap = None
-    if _monomino_last_applies(puzzle) and Exhaustive(puzzle).upper_bound() >= 20:
-        left = None if deadline is None else deadline - time.monotonic()
-        sol, cap = _monomino_last(puzzle, None if left is None else time.monotonic() + left / 4, info, progress)
+    top = best_bonus(True)
+    if _monomino_last_applies(puzzle) and Exhaustive(puzzle).upper_bound() >= top:
+        left = run.clock.left()
+        sol, cap = _monomino_last(puzzle, run, None if left is None else time.monotonic() + left / 4)
         if sol is not None:
-            return SolveResult(Status.OPTIMAL, "search", placements=sol, objective=20, bound=20,
-                               stats={"method": "monomino-last packing"})
-    best, done, bound = _best(puzzle, deadline, info, progress, cap)
-    if not best:
+            return SolveResult(Status.OPTIMAL, "search", "monomino-last packing", placements=sol,
+                               objective=top, bound=top)
+    best, done, bound = _best(puzzle, run, cap)
+    if best.value is None:
         status = Status.INFEASIBLE if done else Status.UNKNOWN
-        return SolveResult(status, "search", bound=None if done else bound, stats={"method": "exhaustive"})
-    status = Status.OPTIMAL if done else Status.FEASIBLE
-    verify(puzzle, best["placements"])  # the answer reported, checked from scratch
+        return SolveResult(status, "search", "exhaustive", bound=None if done else bound)
     return SolveResult(
-        status, "search", placements=best["placements"], objective=best["value"],
-        bound=best["value"] if done else max(bound, best["value"]), stats={"method": "exhaustive"},
+        Status.OPTIMAL if done else Status.FEASIBLE, "search", "exhaustive", placements=best.placements,
+        objective=best.value, bound=best.value if done else max(bound, best.value),
     )

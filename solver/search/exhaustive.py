@@ -34,7 +34,8 @@ from typing import Iterator
 from ..geometry import mask_of, squares_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..placements import Placement, PlacementTable
-from ..puzzle import Puzzle, objective_value
+from ..puzzle import Connect, Goal, Measure, Puzzle, objective_value
+from ..scoring import best_bonus
 from ..symmetry import interchangeable_colours
 from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
 from .rules import corner_connected, final_rules_hold
@@ -57,7 +58,7 @@ def _covering(t: PlacementTable, listed: frozenset[int]) -> list[tuple[Placement
 
 class Exhaustive:
     """``solutions()`` yields every solution (place-all, count) or every
-    improvement of the incumbent (maximize), and ``None`` every 1024 nodes
+    improvement of the incumbent (maximize), and ``None`` every 64 nodes
     so that a caller can pause it (see :mod:`.driver`)."""
 
     name = "exhaustive"
@@ -67,11 +68,11 @@ class Exhaustive:
         self.nodes = 0
         self.st = st = SearchState(puzzle)
         self.t, self.b = st.t, st.b
-        self.maximize = puzzle.goal == "maximize"
+        self.maximize = puzzle.goal is Goal.MAXIMIZE
         self.fill = not self.maximize and puzzle.spare_squares == 0
-        self.mode = "square" if self.fill else ("attach" if puzzle.connect == "game" else "piece")
-        self.stars = mask_of(puzzle.stars)
-        self.open = self.b.open_mask & ~mask_of(puzzle.empty)
+        self.mode = "square" if self.fill else ("attach" if puzzle.connect is Connect.GAME else "piece")
+        self.stars = puzzle.masks.stars
+        self.open = self.b.open_mask & ~puzzle.masks.empty
         self.colors = [c for c in puzzle.colors if st.left[c]]
         if self.maximize and not puzzle.stars:
             # other colours' pieces can only get in the way, unless their
@@ -79,7 +80,7 @@ class Exhaustive:
             self.colors = [c for c in self.colors if c in puzzle.target or not self._setup_complete(c)]
         self.canonical = symmetry and self.fill and interchangeable_colours(puzzle)
         self.multiplier = math.factorial(len(self.colors)) if self.canonical else 1
-        self.lonely_rule = puzzle.connect == "touch" or (puzzle.connect == "game" and self.mode == "square")
+        self.lonely_rule = puzzle.connect is Connect.TOUCH or (puzzle.connect is Connect.GAME and self.mode == "square")
         self.group_size = {c: len(puzzle.pieces.get(c, ())) + len(puzzle.setup_of(c)) for c in range(4)}
         self.bounds = PlaceAllBounds(st, self.stars)
         self.best_value: int | None = None
@@ -91,7 +92,7 @@ class Exhaustive:
             for p, sqs in enumerate(self.t.squares):
                 if self.t.piece[p] in listed:
                     self.starts_at[sqs[0]].append(p)
-        if puzzle.goal != "maximize":
+        if puzzle.goal is not Goal.MAXIMIZE:
             # a colour that must place pieces from a single start square owns it
             for c in self.colors:
                 starts = self.b.starts[c]
@@ -101,7 +102,7 @@ class Exhaustive:
                             st.forb[o] |= mask_of(starts)
         # pieces that must still come to touch a piece of their colour
         self.lonely: list[tuple[int, Placement]] = []
-        if puzzle.connect == "touch":
+        if puzzle.connect is Connect.TOUCH:
             t = self.t
             for c in puzzle.colors:  # other colours' set-up pieces are obstacles
                 for p in puzzle.setup_of(c):
@@ -111,10 +112,10 @@ class Exhaustive:
     def _setup_complete(self, c: int) -> bool:
         """Colour c's set-up pieces satisfy the connection rule by themselves."""
         given = list(self.puzzle.setup_of(c))
-        if not given or self.puzzle.connect == "free":
+        if not given or self.puzzle.connect is Connect.FREE:
             return True
         t = self.t
-        if self.puzzle.connect == "touch":
+        if self.puzzle.connect is Connect.TOUCH:
             return all(t.corner[p] & self.st.occupied[c] for p in given)
         return corner_connected(self.t, given)
 
@@ -162,7 +163,7 @@ class Exhaustive:
         key, forb, covering = t.key, st.forb, self.covering
         keep = []
         for col, q in self.lonely + [(c, p)]:
-            if self.puzzle.connect == "game" and self.group_size[col] < 2:
+            if self.puzzle.connect is Connect.GAME and self.group_size[col] < 2:
                 continue  # a lone piece is a whole group
             if t.corner[q] & st.occupied[col]:
                 continue  # touches its colour now
@@ -231,15 +232,15 @@ class Exhaustive:
                     if any(self.b.fits(region, o) for o in PIECES[i].orientations)
                 )
                 extra = min(fitting, region.bit_count())
-            if puzzle.measure == "squares":
+            if puzzle.measure is Measure.SQUARES:
                 total += placed + extra
             elif extra >= st.squares_left[c]:
                 # the search order is not the play order: a monomino placed
                 # already may still be played last
-                mono = st.left[c] >> MONOMINO & 1 or any(
+                mono = bool(st.left[c] >> MONOMINO & 1) or any(
                     self.t.piece[p] == MONOMINO for col, p in st.placed if col == c
                 )
-                total += 20 if mono else 15
+                total += best_bonus(mono)
             else:
                 total -= st.squares_left[c] - extra
         return total
@@ -247,7 +248,7 @@ class Exhaustive:
     # -- square mode ------------------------------------------------------------
     def _square(self, used: tuple[int, ...]) -> Iterator[Solution]:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 63:
             yield None
         st, t = self.st, self.t
         empty = self.open & ~st.all_occupied
@@ -280,7 +281,7 @@ class Exhaustive:
     # -- attach mode ------------------------------------------------------------
     def _attach(self) -> Iterator[Solution]:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 63:
             yield None
         st, t = self.st, self.t
         if self.maximize:
@@ -337,7 +338,7 @@ class Exhaustive:
     # -- piece mode -------------------------------------------------------------
     def _piece(self) -> Iterator[Solution]:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 63:
             yield None
         st, t = self.st, self.t
         if self.maximize:

@@ -8,7 +8,7 @@ from collections import deque
 
 from ..pieces import MONOMINO
 from ..placements import Placement, PlacementTable
-from ..puzzle import Puzzle
+from ..puzzle import Connect, Puzzle
 
 
 def corner_connected(t: PlacementTable, pieces: list[Placement]) -> bool:
@@ -38,7 +38,7 @@ def final_rules_hold(puzzle: Puzzle, placed: list[tuple[int, Placement]], grown:
         starts = b.start_masks[c]
         if starts and not any(t.mask[p] & starts for p in mine + given):
             return False
-        if puzzle.connect == "game" and (not grown or len(given) > 1) and not corner_connected(t, mine + given):
+        if puzzle.connect is Connect.GAME and (not grown or len(given) > 1) and not corner_connected(t, mine + given):
             return False
         if puzzle.monomino_last and mine and not _monomino_can_be_last(puzzle, mine, given, starts):
             return False
@@ -52,7 +52,7 @@ def _monomino_can_be_last(puzzle: Puzzle, mine, given, starts: int) -> bool:
     if not mono:
         return False
     rest = [p for p in mine if p != mono[0]] + given
-    if puzzle.connect != "game" or not rest:
+    if puzzle.connect is not Connect.GAME or not rest:
         return True
     if starts and not given and not any(t.mask[p] & starts for p in rest):
         return False

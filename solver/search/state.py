@@ -10,13 +10,11 @@ cover. Under the ``touch`` and ``free`` rules every placement is a candidate.
 
 from __future__ import annotations
 
-from ..geometry import Mask, mask_of, squares_of
+from ..geometry import NUM_COLORS, Mask, mask_of, squares_of
 from ..pieces import ALL_PIECES_MASK, MONOMINO, PIECE_SIZES, PIECES
 from ..placements import Placement
 from ..position import grow_candidates
-from ..puzzle import Puzzle
-
-NUM = 4
+from ..puzzle import Connect, Puzzle, SameShape
 
 
 class SearchState:
@@ -24,22 +22,21 @@ class SearchState:
         self.puzzle = puzzle
         self.t = t = puzzle.table
         self.b = b = puzzle.board
-        self.game = puzzle.connect == "game"
-        self.shapes = puzzle.same_shape != "none"
-        setup_sq = [mask_of(s for p in puzzle.setup_of(c) for s in t.squares[p]) for c in range(NUM)]
-        taken = setup_sq[0] | setup_sq[1] | setup_sq[2] | setup_sq[3]
-        base = b.blocked_mask | mask_of(puzzle.empty) | taken | extra_forbidden
-        self.occupied = setup_sq
-        self.left = [0] * NUM
-        self.squares_left = [0] * NUM
-        self.forb = [0] * NUM
-        self.reach = [0] * NUM
-        self.cands: list[tuple[Placement, ...]] = [()] * NUM
+        self.game = puzzle.connect is Connect.GAME
+        self.shapes = puzzle.same_shape is not SameShape.NONE
+        setup_sq = puzzle.masks.setup
+        base = puzzle.masks.taken | extra_forbidden
+        self.occupied = list(setup_sq)
+        self.left = [0] * NUM_COLORS
+        self.squares_left = [0] * NUM_COLORS
+        self.forb = [0] * NUM_COLORS
+        self.reach = [0] * NUM_COLORS
+        self.cands: list[tuple[Placement, ...]] = [()] * NUM_COLORS
         self.shape_block = [0] * len(PIECES)
-        for c in range(NUM):
+        for c in range(NUM_COLORS):
             for p in puzzle.setup_of(c):
                 self._block_shape(p)
-        for c in range(NUM):
+        for c in range(NUM_COLORS):
             listed = puzzle.pieces.get(c, ()) if c in puzzle.colors else ()
             self.left[c] = mask_of(listed)
             self.squares_left[c] = sum(PIECE_SIZES[i] for i in listed)
@@ -61,13 +58,13 @@ class SearchState:
                     found.update(p for p in t.covering[sq] if not t.key[p] & f)
             self.cands[c] = tuple(sorted(found))
         self.placed: list[tuple[int, Placement]] = []
-        self.unplayable = [0] * NUM  # pieces with no legal placement (set by bounds)
+        self.unplayable = [0] * NUM_COLORS  # pieces with no legal placement (set by bounds)
         self._undo: list[tuple] = []
 
     def _block_shape(self, p: Placement) -> None:
         if self.shapes:
             t = self.t
-            around = t.edge[p] | (t.corner[p] if self.puzzle.same_shape == "corner" else 0)
+            around = t.edge[p] | (t.corner[p] if self.puzzle.same_shape is SameShape.CORNER else 0)
             self.shape_block[t.piece[p]] |= t.mask[p] | around
 
     def clone(self) -> "SearchState":
@@ -109,7 +106,7 @@ class SearchState:
         )
         m = t.mask[p]
         f = self.forb
-        for o in range(NUM):
+        for o in range(NUM_COLORS):
             f[o] |= m
         piece = t.piece[p]
         fc = f[c] = f[c] | t.edge[p] | (1 << (t.piece_bit_base + piece))

@@ -1,0 +1,139 @@
+"""The one way to solve a puzzle: :func:`solve` checks the options, picks
+the engine (the search engine, the CP-SAT model, or both with a
+cross-check), verifies every solution either engine reports (counted ones
+included) with the one independent verifier, and fills the result the same
+way for every engine: the play order, the objective checked against the
+verifier's, and the count up to symmetry.
+
+The engines are imported only when used (OR-Tools and numba take a while
+to load).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .errors import OptionError
+from .puzzle import Goal, Puzzle
+from .result import ProgressCallback, Solution, SolveResult, Stopwatch
+from .search.driver import MODES
+from .symmetry import count_classes
+from .verify import VerificationError, verify
+
+ENGINES = ("search", "cpsat", "both")
+MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit int
+MAX_WORKERS = 256
+
+
+def check_time_limit(value: float | None, name: str = "time limit") -> float | None:
+    """A time limit in seconds: positive and finite, or None for none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise OptionError(f"{name} must be a positive number of seconds, not {value!r}")
+    return float(value)
+
+
+def check_int(value: int, name: str, lo: int, hi: int) -> int:
+    """An int option within [lo, hi]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise OptionError(f"{name} must be a whole number from {lo} to {hi}, not {value!r}")
+    return value
+
+
+def _choice(value: str, name: str, known: tuple[str, ...]) -> str:
+    if value not in known:
+        raise OptionError(f"unknown {name} {value!r} (known: {', '.join(known)})")
+    return value
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """Options of :func:`solve`, checked when made (CP-SAT checks its
+    ``encoding`` and ``cpsat_params`` itself, when it builds the model).
+    ``mode`` is the search engine's method choice; ``workers``,
+    ``encoding``, ``cpsat_params`` and ``hint`` (a complete solution to
+    start from) are CP-SAT's."""
+
+    time_limit: float | None = 60.0
+    seed: int = 0
+    count: bool = False
+    mode: str = "auto"
+    workers: int = 0
+    encoding: str = "auto"
+    cpsat_params: str = ""
+    hint: Solution | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
+        check_int(self.seed, "seed", 0, MAX_SEED)
+        check_int(self.workers, "workers", 0, MAX_WORKERS)
+        _choice(self.mode, "mode", MODES)
+
+
+def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | None = None,
+          **options) -> SolveResult:
+    """Solve a puzzle with ``engine`` (``search``, ``cpsat`` or ``both``);
+    ``options`` are the fields of :class:`SolveOptions`. Raises OptionError
+    for a bad option and VerificationError if an engine reports a solution
+    that breaks the rules (a bug, never hidden)."""
+    _choice(engine, "engine", ENGINES)
+    opts = SolveOptions(**options)
+    if opts.count and puzzle.goal is Goal.MAXIMIZE:
+        raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
+    clock = Stopwatch()
+    if engine == "both":
+        result = _both(puzzle, opts, progress)
+    else:
+        result = _run(puzzle, engine, opts, progress)
+    result.seconds = clock.elapsed
+    return result
+
+
+def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCallback | None) -> SolveResult:
+    if engine == "search":
+        from .search import solve as search_solve
+
+        result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress)
+    else:
+        from . import cpsat
+
+        result = cpsat.solve(puzzle, opts.time_limit, opts.workers, opts.seed, opts.cpsat_params, opts.encoding,
+                             opts.count, opts.hint, progress)
+    _check(puzzle, result, opts.count)
+    return result
+
+
+def _check(puzzle: Puzzle, result: SolveResult, count: bool) -> None:
+    """Verify what the engine reports and fill the fields that follow from
+    it: the play order, and the count up to symmetry of a complete count."""
+    counted = puzzle.with_goal(Goal.COUNT) if count else puzzle
+    if result.placements:
+        verified = verify(counted, result.placements)
+        result.order = verified.order
+        if puzzle.goal is Goal.MAXIMIZE and verified.objective != result.objective:
+            raise VerificationError(
+                f"{puzzle.name}: {result.engine} reports objective {result.objective}, the placements give "
+                f"{verified.objective}")
+    for solution in result.solutions or ():
+        verify(counted, solution)
+    if result.count_complete and result.solutions is not None:
+        result.count_classes = count_classes(counted, result.solutions)
+
+
+def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None) -> SolveResult:
+    """The search engine with half the time, then CP-SAT with the rest,
+    hinted with the search engine's solution so that it can prove what
+    search only found; then the two are compared."""
+    from .crosscheck import combine
+
+    clock = Stopwatch(opts.time_limit)
+    half = None if opts.time_limit is None else opts.time_limit / 2
+    first = _run(puzzle, "search", replace(opts, time_limit=half), progress)
+    counting = opts.count or puzzle.goal is Goal.COUNT
+    hint = first.placements if first.placements and not counting else None
+    left = clock.left()
+    rest = None if left is None else max(1.0, left)
+    second = _run(puzzle, "cpsat", replace(opts, time_limit=rest, hint=hint), progress)
+    return combine(puzzle, first, second)
