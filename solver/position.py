@@ -120,15 +120,21 @@ class Position:
         self._after_setup(to_move)
 
     def remove(self, color: int, p: Placement) -> None:
-        """Take a piece off the board (record ``AE``); it returns to the hand."""
+        """Take one of the colour's set-up pieces off the board (record
+        ``AE``); it returns to the hand. ``p`` must be exactly such a piece,
+        not part of one: IllegalMoveError says which piece is there instead.
+        Moves count once :meth:`rebase` has made them set-up pieces."""
         t = self.table
-        if self.occupied[color] & t.mask[p] != t.mask[p] or self.hand[color] >> t.piece[p] & 1:
-            raise IllegalMoveError(f"cannot remove {t.name(p)!r}: no such {COLORS[color]} piece on the board")
         if self.history:
             raise ValueError("removing pieces after moves: call rebase() first")
+        given = self.initial_setup[color]
+        if p not in given:
+            there = [t.name(q) for q in given if t.mask[q] & t.mask[p]]
+            name = COLORS[color]
+            found = f"{name}'s piece there is {there[0]!r}" if there else f"no {name} piece is there"
+            raise IllegalMoveError(f"cannot remove {t.name(p)!r}: it is not a whole {name} piece on the board; {found}")
         self.occupied[color] &= ~t.mask[p]
         self.hand[color] |= 1 << t.piece[p]
-        given = self.initial_setup[color]
         given.remove(p)
         self.last_piece[color] = t.piece[given[-1]] if given else None
         self._after_setup(self.to_move)
