@@ -15,7 +15,7 @@ from pathlib import Path
 from .errors import BlokusError, OptionError
 from .geometry import COLORS, NUM_COLORS, color_index
 from .pieces import PIECES
-from .result import Progress, Status
+from .result import Progress, Status, Stopwatch
 from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, check_int, check_time_limit
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
@@ -331,6 +331,7 @@ def cmd_solve(args) -> int:
     from .puzzle_file import load_puzzle
     from .solving import solve
 
+    clock = Stopwatch(args.time_limit)  # the limit covers loading the puzzle too
     puzzle = load_puzzle(args.puzzle)
     if args.render:
         from .render import check_output
@@ -338,7 +339,7 @@ def cmd_solve(args) -> int:
         check_output(args.render)  # fail before solving
     printer = _ProgressPrinter()
     try:
-        result = solve(puzzle, args.engine, printer, time_limit=args.time_limit, seed=args.seed,
+        result = solve(puzzle, args.engine, printer, time_limit=max(clock.left(), 1e-3), seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
                        cpsat_params=args.cpsat_params)
     finally:
@@ -426,17 +427,16 @@ def _print_solve(args, puzzle, result) -> None:
 
 def cmd_analyze(args) -> int:
     from .endgame import analyze
-    from .result import Stopwatch
 
+    clock = Stopwatch(args.time_limit)  # the limit covers reading the record too
     record, pos = _load_position(args)
     if args.render:
         from .render import check_output
 
         check_output(args.render)  # fail before the analysis
-    clock = Stopwatch()
     printer = _ProgressPrinter()
     try:
-        a = analyze(pos, record.two_player, args.time_limit, args.engine, progress=printer)
+        a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer)
     finally:
         printer.done()
     seconds = clock.elapsed

@@ -32,110 +32,149 @@ class Verified:
 def verify(puzzle: Puzzle, placements: list[tuple[int, Placement]]) -> Verified:
     """Check ``placements`` (the new pieces, as (colour, placement)) and
     return a play order; raise VerificationError naming the first broken rule."""
-    t, b = puzzle.table, puzzle.board
+    check = _Checker(puzzle, placements)
+    check.edges()
+    check.goal()
+    check.same_shape()
+    check.starts()
+    orders, mono_last = check.orders()
+    objective = None
+    if puzzle.goal is Goal.MAXIMIZE:
+        t = puzzle.table
+        last = {c: t.piece[o[-1]] for c, o in orders.items() if o}
+        objective = objective_value(puzzle, placements, last)
+    return Verified(_rotation(orders, puzzle.colors), objective, mono_last)
 
-    def fail(msg: str):
-        raise VerificationError(f"{puzzle.name}: {msg}")
 
-    def label(c: int, p: Placement) -> str:
-        return f"{COLORS[c]} {PIECES[t.piece[p]].name} at {t.name(p)}"
+class _Checker:
+    """One verification: who owns which square, and one method per rule."""
 
-    pieces: dict[int, list[Placement]] = {c: list(puzzle.setup_of(c)) for c in puzzle.colors}
-    for c, ps in puzzle.setup.items():
-        pieces.setdefault(c, list(ps))
-    new: dict[int, list[Placement]] = {c: [] for c in pieces}
-    for c, p in placements:
-        if c not in puzzle.colors:
-            fail(f"colour {COLORS[c]} does not take part")
-        if not 0 <= p < len(t):
-            fail(f"placement index {p} is not on the board")
-        if t.piece[p] not in puzzle.pieces[c]:
-            fail(f"{label(c, p)}: {COLORS[c]} has no piece {PIECES[t.piece[p]].name} to place")
-        if any(t.piece[q] == t.piece[p] for q in new[c]):
-            fail(f"{label(c, p)}: piece placed twice")
-        new[c].append(p)
-        pieces[c].append(p)
+    def __init__(self, puzzle: Puzzle, placements: list[tuple[int, Placement]]):
+        self.puzzle, self.t, self.b = puzzle, puzzle.table, puzzle.board
+        t = self.t
+        self.pieces: dict[int, list[Placement]] = {c: list(puzzle.setup_of(c)) for c in puzzle.colors}
+        for c, ps in puzzle.setup.items():
+            self.pieces.setdefault(c, list(ps))
+        self.new: dict[int, list[Placement]] = {c: [] for c in self.pieces}
+        for c, p in placements:
+            if c not in puzzle.colors:
+                self.fail(f"colour {COLORS[c]} does not take part")
+            if not 0 <= p < len(t):
+                self.fail(f"placement index {p} is not on the board")
+            if t.piece[p] not in puzzle.pieces[c]:
+                self.fail(f"{self.label(c, p)}: {COLORS[c]} has no piece {PIECES[t.piece[p]].name} to place")
+            if any(t.piece[q] == t.piece[p] for q in self.new[c]):
+                self.fail(f"{self.label(c, p)}: piece placed twice")
+            self.new[c].append(p)
+            self.pieces[c].append(p)
+        self.owner = self._owners()
 
-    owner: dict[int, tuple[int, Placement]] = {}
-    for c, ps in pieces.items():
-        for p in ps:
-            for sq in t.squares[p]:
-                if sq in b.blocked:
-                    fail(f"{label(c, p)} covers blocked square {b.square_name(sq)}")
-                if sq in puzzle.empty and p not in puzzle.setup_of(c):
-                    fail(f"{label(c, p)} covers {b.square_name(sq)}, which must stay empty")
-                if sq in owner:
-                    fail(f"{label(c, p)} overlaps {label(*owner[sq])} on {b.square_name(sq)}")
-                owner[sq] = (c, p)
+    def fail(self, msg: str):
+        raise VerificationError(f"{self.puzzle.name}: {msg}")
 
-    def neighbours(sq: int, diagonal: bool) -> list[int]:
+    def label(self, c: int, p: Placement) -> str:
+        return f"{COLORS[c]} {PIECES[self.t.piece[p]].name} at {self.t.name(p)}"
+
+    def _owners(self) -> dict[int, tuple[int, Placement]]:
+        """Square -> (colour, placement): no blocked or must-stay-empty
+        square covered, no square covered twice."""
+        b, empty = self.b, self.puzzle.empty
+        owner: dict[int, tuple[int, Placement]] = {}
+        for c, ps in self.pieces.items():
+            for p in ps:
+                for sq in self.t.squares[p]:
+                    if sq in b.blocked:
+                        self.fail(f"{self.label(c, p)} covers blocked square {b.square_name(sq)}")
+                    if sq in empty and p not in self.puzzle.setup_of(c):
+                        self.fail(f"{self.label(c, p)} covers {b.square_name(sq)}, which must stay empty")
+                    if sq in owner:
+                        self.fail(f"{self.label(c, p)} overlaps {self.label(*owner[sq])} on {b.square_name(sq)}")
+                    owner[sq] = (c, p)
+        return owner
+
+    def neighbours(self, sq: int, diagonal: bool) -> list[int]:
+        b = self.b
         r, col = b.row_col(sq)
         steps = ((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ((1, 0), (-1, 0), (0, 1), (0, -1))
         return [b.square(r + dr, col + dc) for dr, dc in steps if b.on_board(r + dr, col + dc)]
 
-    def touching(c: int, p: Placement, diagonal: bool) -> set[Placement]:
+    def touching(self, c: int, p: Placement, diagonal: bool) -> set[Placement]:
         """Other pieces of colour c sharing an edge (or only a corner) with p."""
         found = set()
-        for sq in t.squares[p]:
-            for n in neighbours(sq, diagonal):
-                o = owner.get(n)
+        for sq in self.t.squares[p]:
+            for n in self.neighbours(sq, diagonal):
+                o = self.owner.get(n)
                 if o and o[0] == c and o[1] != p:
                     found.add(o[1])
         return found
 
-    for c, ps in pieces.items():
-        for p in ps:
-            if touching(c, p, diagonal=False):
-                q = next(iter(touching(c, p, diagonal=False)))
-                fail(f"{label(c, p)} shares an edge with {label(c, q)}")
+    def edges(self) -> None:
+        """No two pieces of one colour share an edge."""
+        for c, ps in self.pieces.items():
+            for p in ps:
+                near = self.touching(c, p, diagonal=False)
+                if near:
+                    self.fail(f"{self.label(c, p)} shares an edge with {self.label(c, next(iter(near)))}")
 
-    if puzzle.goal is not Goal.MAXIMIZE:
-        for c in puzzle.colors:
-            missing = set(puzzle.pieces[c]) - {t.piece[p] for p in new[c]}
-            if missing:
-                names = " ".join(PIECES[i].name for i in sorted(missing))
-                fail(f"{COLORS[c]} has not placed: {names}")
+    def goal(self) -> None:
+        """Every piece placed (place-all, count), every star covered."""
+        puzzle, t = self.puzzle, self.t
+        if puzzle.goal is not Goal.MAXIMIZE:
+            for c in puzzle.colors:
+                missing = set(puzzle.pieces[c]) - {t.piece[p] for p in self.new[c]}
+                if missing:
+                    names = " ".join(PIECES[i].name for i in sorted(missing))
+                    self.fail(f"{COLORS[c]} has not placed: {names}")
+        for sq in sorted(puzzle.stars):
+            if sq not in self.owner:
+                self.fail(f"star square {self.b.square_name(sq)} is not covered")
 
-    for sq in sorted(puzzle.stars):
-        if sq not in owner:
-            fail(f"star square {b.square_name(sq)} is not covered")
-
-    if puzzle.same_shape is not SameShape.NONE:
-        diagonal = puzzle.same_shape is SameShape.CORNER
-        for sq, (c, p) in owner.items():
-            near = neighbours(sq, False) + (neighbours(sq, True) if diagonal else [])
+    def same_shape(self) -> None:
+        """Pieces of one shape and different colours do not share an edge
+        (or a corner, under the ``corner`` rule)."""
+        rule = self.puzzle.same_shape
+        if rule is SameShape.NONE:
+            return
+        diagonal = rule is SameShape.CORNER
+        t = self.t
+        for sq, (c, p) in self.owner.items():
+            near = self.neighbours(sq, False) + (self.neighbours(sq, True) if diagonal else [])
             for n in near:
-                o = owner.get(n)
+                o = self.owner.get(n)
                 if o and o[0] != c and t.piece[o[1]] == t.piece[p]:
                     how = "touches" if diagonal else "shares an edge with"
-                    fail(f"{label(c, p)} {how} {label(*o)} of the same shape")
+                    self.fail(f"{self.label(c, p)} {how} {self.label(*o)} of the same shape")
 
-    for c in puzzle.colors:
-        starts = b.starts[c]
-        if starts and pieces[c] and not any(sq in starts for p in pieces[c] for sq in t.squares[p]):
-            fail(f"no {COLORS[c]} piece covers its start square {' or '.join(b.square_name(s) for s in sorted(starts))}")
+    def starts(self) -> None:
+        """A colour with start squares and pieces covers one of them."""
+        b, t = self.b, self.t
+        for c in self.puzzle.colors:
+            starts = b.starts[c]
+            mine = self.pieces[c]
+            if starts and mine and not any(sq in starts for p in mine for sq in t.squares[p]):
+                names = " or ".join(b.square_name(s) for s in sorted(starts))
+                self.fail(f"no {COLORS[c]} piece covers its start square {names}")
 
-    orders: dict[int, list[Placement]] = {}
-    mono_last: dict[int, bool] = {}
-    for c in puzzle.colors:
-        if puzzle.connect is Connect.TOUCH:
-            for p in pieces[c]:
-                if not touching(c, p, diagonal=True):
-                    fail(f"{label(c, p)} touches no other {COLORS[c]} piece at a corner")
-        if puzzle.connect is Connect.GAME:
-            orders[c] = _game_order(puzzle, c, pieces[c], new[c], lambda p, c=c: touching(c, p, True), fail, label)
-        else:
-            orders[c] = _mono_last_first(t, new[c])
-        mono_last[c] = bool(orders[c]) and t.piece[orders[c][-1]] == MONOMINO
-        if puzzle.monomino_last and orders[c] and not mono_last[c]:
-            fail(f"{COLORS[c]}: no legal play order ends with the monomino")
-
-    order = _rotation(orders, puzzle.colors)
-    objective = None
-    if puzzle.goal is Goal.MAXIMIZE:
-        last = {c: PIECES[t.piece[o[-1]]].index for c, o in orders.items() if o}
-        objective = objective_value(puzzle, placements, last)
-    return Verified(order, objective, mono_last)
+    def orders(self) -> tuple[dict[int, list[Placement]], dict[int, bool]]:
+        """Per colour a play order of its new pieces under the connection
+        rule, and whether it ends with the monomino."""
+        puzzle, t = self.puzzle, self.t
+        orders: dict[int, list[Placement]] = {}
+        mono_last: dict[int, bool] = {}
+        for c in puzzle.colors:
+            if puzzle.connect is Connect.TOUCH:
+                for p in self.pieces[c]:
+                    if not self.touching(c, p, diagonal=True):
+                        self.fail(f"{self.label(c, p)} touches no other {COLORS[c]} piece at a corner")
+            if puzzle.connect is Connect.GAME:
+                orders[c] = _game_order(puzzle, c, self.pieces[c], self.new[c],
+                                        lambda p, c=c: self.touching(c, p, True), self.fail, self.label)
+            else:
+                orders[c] = _mono_last_first(t, self.new[c])
+            mono_last[c] = bool(orders[c]) and t.piece[orders[c][-1]] == MONOMINO
+            if puzzle.monomino_last and orders[c] and not mono_last[c]:
+                self.fail(f"{COLORS[c]}: no legal play order ends with the monomino")
+        return orders, mono_last
 
 
 def _mono_last_first(t, ps: list[Placement]) -> list[Placement]:
