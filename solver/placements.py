@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .errors import NotationError
 from .geometry import Board, Mask, Square, mask_of
-from .pieces import PIECES, Piece, normalise, piece_of_shape
+from .pieces import PIECES, normalise, piece_of_shape
 
 Placement = int  # index into a PlacementTable
 
@@ -81,9 +81,6 @@ class PlacementTable:
 
     def __len__(self) -> int:
         return self.count
-
-    def piece_of(self, p: Placement) -> Piece:
-        return PIECES[self.piece[p]]
 
     def attach_candidates(self, sq: Square, forbidden: Mask) -> tuple[Placement, ...]:
         """Placements covering ``sq`` that avoid the forbidden squares among
