@@ -57,18 +57,24 @@ Meaning (see :class:`~solver.puzzle.Puzzle` for the rules themselves):
 
 Errors raise :class:`~solver.errors.PuzzleError` as ``FILE:LINE: message``
 quoting the bad input (TOML syntax errors as ``FILE:LINE:COLUMN:``);
-something missing altogether is reported at line 1.
+something missing altogether is reported at line 1. Any input, however
+odd, gives such an error rather than another exception: files over
+:data:`MAX_FILE_SIZE`, arrays or tables nested deeper than
+:data:`MAX_NESTING` and boards over
+:data:`~solver.geometry.MAX_BOARD_SQUARES` squares are refused before any
+work that grows with them, and quoted values are shortened.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import reprlib
 import tomllib
 from pathlib import Path
 
 from .errors import NotationError, PuzzleError
-from .geometry import COLOR_LETTERS, COLORS, NUM_COLORS, Board
+from .geometry import COLOR_LETTERS, COLORS, NUM_COLORS, Board, board_size_problem
 from .pieces import MONOMINO, PIECE_NAMES, PIECES, normalise, piece_by_name, piece_of_shape
 from .placements import placement_table
 from .puzzle import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
@@ -83,13 +89,59 @@ _KNOWN = {
 }
 _SECTIONS = ("board", "pieces", "rules", "goal")
 _CELL_CHARS = ". # * x B Y R G b y r g"
+_CELLS = frozenset(_CELL_CHARS.split())
+
+MAX_FILE_SIZE = 1 << 18
+"""Longest puzzle file read, in bytes (or characters of text): 256 KiB. Real
+ones are a few KB (a 32x32 drawing is 2 KB); the limit bounds every pass
+over the text (the worst, 256 KiB of ``[],``, takes tomllib about a second)
+and keeps ``load_puzzle("/dev/zero")`` from reading forever."""
+
+MAX_NESTING = 16
+"""Deepest nesting of arrays and inline tables (a puzzle file needs 2:
+``starts = {blue = ["a1"]}``), and most parts of a dotted key. Checked on
+the raw text before TOML parsing, because tomllib recurses once per level
+(RecursionError, at a depth that depends on the interpreter and the
+caller's stack) and takes time quadratic in the parts of a dotted key
+(0.6 s for 4000 parts, hours for a megabyte of them)."""
+
+class _Repr(reprlib.Repr):
+    """repr() shortened (an input value may be 256 KiB long or nested, and
+    repr() recurses), with TOML's dates, times and booleans as TOML writes them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxother = self.maxlong = 60
+        self.maxlist = self.maxdict = 6
+        self.maxlevel = 3
+
+    def repr_bool(self, value: bool, level: int) -> str:
+        return "true" if value else "false"
+
+    def repr_int(self, value: int, level: int) -> str:
+        text = repr(value) if value.bit_length() <= 64 else hex(value)  # repr() refuses 4300 digits
+        if len(text) > self.maxlong:
+            text = text[:28] + "..." + text[-28:]
+        return text
+
+    def repr_date(self, value, level: int) -> str:
+        return value.isoformat()
+
+    repr_datetime = repr_time = repr_date
+
+
+_show = _Repr().repr  # a value quoted in an error message
 
 
 # -- locating keys in the raw text ---------------------------------------------
 _BARE = r"[A-Za-z0-9_-]+"
-_KEYPART = rf'(?:{_BARE}|"[^"\\]*"|\'[^\']*\')'
-_KEY_RE = re.compile(rf"\s*({_KEYPART}(?:\s*\.\s*{_KEYPART})*)\s*=\s*")
-_HEADER_RE = re.compile(rf"\s*\[\[?\s*({_KEYPART}(?:\s*\.\s*{_KEYPART})*)\s*\]\]?\s*(?:#.*)?$")
+_KEYPART = rf'(?:{_BARE}|"[^"\\]*(?:\\.[^"\\]*)*"|\'[^\']*\')'  # no regex stack per character
+_DOTTED = rf"{_KEYPART}(?:\s*\.\s*{_KEYPART}){{0,{MAX_NESTING - 1}}}"  # bounded: no regex stack per part
+_KEY_RE = re.compile(rf"\s*({_DOTTED})\s*=\s*")
+_HEADER_RE = re.compile(rf"\s*\[\[?\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
+_TOO_DOTTED_RE = re.compile(rf"\s*(?:\[\[?\s*)?{_KEYPART}(?:\s*\.\s*{_KEYPART}){{{MAX_NESTING}}}")
+_CODE_STOP = re.compile(r"[#\"'\[\]{}.=,]")  # outside strings: what the scan must look at
+_STRING_STOP = {'"': re.compile(r'["\\]'), "'": re.compile("'")}  # inside a string
 
 
 def _key_parts(text: str) -> tuple[str, ...]:
@@ -97,21 +149,30 @@ def _key_parts(text: str) -> tuple[str, ...]:
 
 
 class _Source:
-    """The raw lines of a (syntactically valid) TOML text, with the line of
-    each key and table header, for error messages."""
+    """The raw lines of a TOML text, with the line of each key and table
+    header, for error messages, and the first line (if any) where arrays
+    and inline tables nest deeper than :data:`MAX_NESTING` or a dotted key
+    has more parts (``too_deep``: line and what). Lines are counted as TOML
+    counts them: split at "\\n" only."""
 
     def __init__(self, text: str, source: str):
         self.source = source
-        self.lines = text.splitlines()
+        self.lines = [line.removesuffix("\r") for line in text.split("\n")]
         self.keys: dict[tuple[str, ...], tuple[int, int]] = {}  # path -> (line, column of value)
+        self.too_deep: tuple[int, str] | None = None
         self._scan()
 
     def _scan(self) -> None:
         section: tuple[str, ...] = ()
         depth, in_str = 0, None
+        deep = f"arrays or tables nested more than {MAX_NESTING} deep (a puzzle file needs 2)"
+        dotted = f"a dotted key of more than {MAX_NESTING} parts"
         for lineno, line in enumerate(self.lines, 1):
-            j = 0
+            j = dots = 0  # dots: of the dotted key being read
             if depth == 0 and in_str is None:
+                if _TOO_DOTTED_RE.match(line):
+                    self.too_deep = lineno, dotted
+                    return
                 m = _HEADER_RE.match(line)
                 if m:
                     section = _key_parts(m.group(1))
@@ -122,22 +183,35 @@ class _Source:
                     continue
                 self.keys.setdefault(section + _key_parts(m.group(1)), (lineno, m.end()))
                 j = m.end()
-            while j < len(line):  # follow strings and brackets across lines
-                c = line[j]
+            while True:  # follow strings, brackets and dotted keys in inline tables across lines
                 if in_str is None:
-                    if c == "#":
+                    m = _CODE_STOP.search(line, j)
+                    if not m or m.group() == "#":
                         break
-                    if line.startswith('"""', j) or line.startswith("'''", j):
+                    j = m.start()
+                    if line.startswith(('"""', "'''"), j):
                         in_str, j = line[j : j + 3], j + 3
                         continue
+                    c, j = line[j], j + 1
+                    if c == ".":
+                        dots += 1
+                    elif c not in "\"'":  # quoted parts of a dotted key are parts too
+                        dots = 0
                     if c in "\"'":
                         in_str = c
                     elif c in "[{":
                         depth += 1
                     elif c in "]}":
-                        depth -= 1
-                    j += 1
-                elif in_str[0] == '"' and c == "\\":
+                        depth = max(0, depth - 1)
+                    if depth > MAX_NESTING or dots >= MAX_NESTING:  # 16 dots join 17 parts
+                        self.too_deep = lineno, deep if depth > MAX_NESTING else dotted
+                        return
+                    continue
+                m = _STRING_STOP[in_str[0]].search(line, j)
+                if not m:
+                    break
+                j = m.start()
+                if line[j] == "\\":
                     j += 2
                 elif line.startswith(in_str, j):
                     j += len(in_str)
@@ -167,6 +241,17 @@ class _Source:
                     return i + 1
         return start
 
+    def string_lines(self, *path: str) -> tuple[int, int]:
+        """The line of the first character of a string value and the step
+        to the line of the next line of its text: 1 in a multi-line string,
+        0 in a one-line string (where "\\n" escapes split it)."""
+        if path not in self.keys:
+            return self.line(*path), 0
+        lineno, col = self.keys[path]
+        rest = self.lines[lineno - 1][col:]
+        step = 1 if rest.startswith(('"""', "'''")) else 0
+        return self.first_string_line(*path), step
+
     def first_string_line(self, *path: str) -> int:
         """The line of the first character of a string value (a multi-line
         string's text starts on the next line when the quotes end theirs)."""
@@ -189,11 +274,17 @@ class _Source:
 
 # -- reading --------------------------------------------------------------------
 def load_puzzle(path) -> Puzzle:
-    """Read a puzzle file (UTF-8 TOML)."""
+    """Read a puzzle file (UTF-8 TOML; a byte order mark is allowed): at
+    most :data:`MAX_FILE_SIZE` bytes, so even an endless file is refused."""
     try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as e:
-        raise PuzzleError(f"{path}: cannot read: {e.strerror or e}") from None
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_SIZE + 1)
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+        raise PuzzleError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    if len(raw) > MAX_FILE_SIZE:
+        raise _too_long(str(path), raw[:MAX_FILE_SIZE].count(b"\n") + 1, "bytes")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise PuzzleError(f"{path}: cannot read: not UTF-8 text ({e.reason} at byte {e.start})") from None
     return parse_puzzle(text, str(path))
@@ -202,17 +293,43 @@ def load_puzzle(path) -> Puzzle:
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     """Parse puzzle TOML text; ``source`` names it in error messages and
     gives the default name (the file name without ``.toml``)."""
+    if len(text) > MAX_FILE_SIZE:
+        raise _too_long(source, text.count("\n", 0, MAX_FILE_SIZE) + 1, "characters")
+    text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
+    src = _Source(text, source)
+    if src.too_deep is not None:  # before tomllib, which would recurse or take hours
+        raise src.error(*src.too_deep)
+    return _Parser(_toml(text, src), src).puzzle()
+
+
+def _too_long(source: str, line: int, unit: str) -> PuzzleError:
+    """The error for a text over MAX_FILE_SIZE, at the line where it goes over."""
+    return PuzzleError(f"{source}:{line}: the file is too long: over {MAX_FILE_SIZE} {unit} (puzzle files are a few KB)")
+
+
+def _toml(text: str, src: _Source) -> dict:
+    """The TOML data, or a PuzzleError at the line of the problem."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        msg = str(e)
+        msg = str(e)  # tomllib quotes keys in full: shorten them
+        msg = msg if len(msg) < 300 else msg[:150] + "..." + msg[-100:]
         m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", msg, re.S)
         if m:
-            raise PuzzleError(f"{source}:{m.group(2)}:{m.group(3)}: TOML syntax error: {m.group(1)}") from None
+            raise PuzzleError(f"{src.source}:{m.group(2)}:{m.group(3)}: TOML syntax error: {m.group(1)}") from None
         m = re.fullmatch(r"(.*) \(at end of document\)", msg, re.S)
-        last = max(1, len(text.splitlines()))
-        raise PuzzleError(f"{source}:{last}: TOML syntax error: {m.group(1) if m else msg}") from None
-    return _Parser(data, _Source(text, source)).puzzle()
+        last = max(1, text.count("\n") + (not text.endswith("\n")))
+        raise src.error(last, f"TOML syntax error: {m.group(1) if m else msg}") from None
+    except RecursionError:  # nesting the scan did not see: a safety net
+        raise src.error(1, "arrays or tables nested too deep (a puzzle file needs 2)") from None
+    except ValueError as e:  # int() refuses numbers of over 4300 digits
+        if "digits" not in str(e):
+            raise src.error(1, f"TOML error: {e}") from None
+        line = next((i for i, t in enumerate(src.lines, 1) if _LONG_NUMBER.search(t)), 1)
+        raise src.error(line, "TOML error: a number of thousands of digits (TOML integers have up to 19)") from None
+
+
+_LONG_NUMBER = re.compile(r"(?<![\w.])(?:0[xob][0-9A-Fa-f_]{4300}|[0-9_]{4300})")
 
 
 def _split_words(text: str) -> list[str]:
@@ -220,6 +337,9 @@ def _split_words(text: str) -> list[str]:
 
 
 class _Parser:
+    """Turns the TOML data into a :class:`Puzzle`, checking every value
+    against the file's lines (``src``) so that errors name them."""
+
     def __init__(self, data: dict, src: _Source):
         self.data = data
         self.src = src
@@ -233,28 +353,44 @@ class _Parser:
         where = f"[{'.'.join(path)}]" if path else "the top level"
         for key in table:
             if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
+                close = difflib.get_close_matches(key, known, n=1) if len(key) < 40 else []
                 hint = f"did you mean {close[0]!r}? " if close else ""
-                self.fail(path + (key,), f"unknown key {key!r} in {where} ({hint}known: {' '.join(known)})")
+                self.fail(path + (key,), f"unknown key {_show(key)} in {where} ({hint}known: {' '.join(known)})")
 
     def section(self, name: str) -> dict:
         value = self.data.get(name, {})
         if not isinstance(value, dict):
-            self.fail((name,), f"{name} must be a table [{name}], not {value!r}")
+            self.fail((name,), f"{name} must be a table [{name}], not {_show(value)}")
         return value
 
     def string(self, path: tuple[str, ...], value, choices=None, what: str | None = None) -> str:
         if not isinstance(value, str):
-            self.fail(path, f"{path[-1]} must be a string, not {value!r}")
+            self.fail(path, f"{path[-1]} must be a string, not {_show(value)}")
         if choices is not None and value not in choices:
-            self.fail(path, f"unknown {what or path[-1]} {value!r} (expected one of: {' '.join(choices)})")
+            self.fail(path, f"unknown {what or path[-1]} {_show(value)} (expected one of: {' '.join(choices)})")
         return value
 
     def color(self, path: tuple[str, ...], name, needle: str | None = None) -> int:
         key = name.strip().lower() if isinstance(name, str) else name
         if key not in COLORS:
-            self.fail(path, f"unknown colour {name!r} (known: {' '.join(COLORS)})", needle)
+            self.fail(path, f"unknown colour {_show(name)} (known: {' '.join(COLORS)})", needle)
         return COLORS.index(key)
+
+    def color_keys(self, path: tuple[str, ...], table: dict) -> list[tuple[int, str]]:
+        """The colour of each key of a table keyed by colour names. Colour
+        names ignore case, so ``blue`` and ``Blue`` are one colour: both in
+        one table would silently lose or merge one entry, so it is an error."""
+        seen: dict[int, str] = {}
+        for key in table:
+            c = self.color(path + (key,), key)
+            if c in seen:
+                self.fail(
+                    path + (key,),
+                    f"keys {_show(seen[c])} and {_show(key)} in [{'.'.join(path)}] both name"
+                    f" {COLORS[c]} (colour names ignore case): keep one",
+                )
+            seen[c] = key
+        return [(c, key) for c, key in seen.items()]
 
     def squares(self, path: tuple[str, ...], value, board: Board, what: str) -> list[int]:
         """A list of square names, or one string of them."""
@@ -263,15 +399,15 @@ class _Parser:
         elif isinstance(value, list):
             items = value
         else:
-            self.fail(path, f"{path[-1]} must be a list of squares like [\"a1\", \"b2\"], not {value!r}")
+            self.fail(path, f"{path[-1]} must be a list of squares like [\"a1\", \"b2\"], not {_show(value)}")
         out = []
         for item in items:
             if not isinstance(item, str):
-                self.fail(path, f"{what} {item!r} is not a square name like \"a1\"")
+                self.fail(path, f"{what} {_show(item)} is not a square name like \"a1\"")
             try:
                 out.append(board.parse_square(item))
-            except NotationError as e:
-                self.fail(path, f"bad {what} {item!r}: {e}", needle=item)
+            except NotationError as e:  # its message quotes the item in full: not when long
+                self.fail(path, f"bad {what} {_show(item)}: {e if len(item) < 20 else 'not a square'}", needle=item)
         return out
 
     # -- the puzzle ---------------------------------------------------------------
@@ -299,14 +435,25 @@ class _Parser:
         if "pieces" not in data:
             raise src.error(1, 'no [pieces] section: list the colours taking part and their pieces, e.g. blue = "all"')
         colors, pieces = self.pieces(self.section("pieces"), setup, board)
+        rules = self.rules(board, cells, setup, colors, pieces)
+        goal = self.goal(colors)
+        try:
+            return Puzzle(
+                board=board, colors=colors, pieces=pieces, setup=setup, **rules, **goal,
+                name=name, description=description,
+            )
+        except PuzzleError as e:  # a check this parser lacks: still name the file
+            raise src.error(1, str(e)) from None
 
+    def rules(self, board: Board, cells, setup, colors, pieces) -> dict:
+        """The [rules] fields of :class:`Puzzle`."""
         rules = self.section("rules")
         self.check_keys(("rules",), rules, _KNOWN[("rules",)])
         connect = self.string(("rules", "connect"), rules.get("connect", "game"), CONNECT_RULES)
         same_shape = self.string(("rules", "same_shape"), rules.get("same_shape", "none"), SAME_SHAPE_RULES)
         mono_last = rules.get("monomino_last", False)
         if not isinstance(mono_last, bool):
-            self.fail(("rules", "monomino_last"), f"monomino_last must be true or false, not {mono_last!r}")
+            self.fail(("rules", "monomino_last"), f"monomino_last must be true or false, not {_show(mono_last)}")
         if mono_last:
             for c in colors:
                 if MONOMINO not in pieces[c]:
@@ -317,7 +464,10 @@ class _Parser:
         if both:
             sq = board.square_name(min(both))
             self.fail(("rules", "empty"), f"square {sq} is both a star and a square that must stay empty", needle=sq)
+        return dict(connect=connect, same_shape=same_shape, monomino_last=mono_last, stars=stars, empty=empty)
 
+    def goal(self, colors: tuple[int, ...]) -> dict:
+        """The [goal] fields of :class:`Puzzle`: goal, target, measure."""
         goal_t = self.section("goal")
         self.check_keys(("goal",), goal_t, _KNOWN[("goal",)])
         goal = self.string(("goal", "type"), goal_t.get("type", "place-all"), GOALS, "goal type")
@@ -332,24 +482,25 @@ class _Parser:
             for key in ("target", "measure"):
                 if key in goal_t:
                     self.fail(("goal", key), f'{key} is only used with type = "maximize" (the goal is {goal!r})')
+        return dict(goal=goal, target=target, measure=measure)
 
-        return Puzzle(
-            board=board, colors=colors, pieces=pieces, setup=setup, connect=connect,
-            monomino_last=mono_last, same_shape=same_shape, stars=stars, empty=empty,
-            goal=goal, target=target, measure=measure, name=name, description=description,
-        )
+    def board_size(self, board_t: dict) -> tuple[int, int] | None:
+        """``size = "WIDTHxHEIGHT"``, checked against the board limits."""
+        if "size" not in board_t:
+            return None
+        text = self.string(("board", "size"), board_t["size"])
+        m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", text)
+        if not m:
+            self.fail(("board", "size"), f'bad board size {_show(text)} (expected WIDTHxHEIGHT, e.g. "20x20")')
+        width, height = (int(g) if len(g) <= 6 else 10**6 for g in m.groups())  # int() refuses 4300 digits
+        problem = board_size_problem(width, height)
+        if problem:
+            self.fail(("board", "size"), f"bad board size {_show(text)}: {problem}")
+        return width, height
 
     def board_shape(self, board_t: dict) -> tuple[int, int, dict[int, str]]:
         """Width, height and the drawing's non-'.' characters by square."""
-        size = None
-        if "size" in board_t:
-            text = self.string(("board", "size"), board_t["size"])
-            m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-            if not m:
-                self.fail(("board", "size"), f'bad board size {text!r} (expected WIDTHxHEIGHT, e.g. "20x20")')
-            size = int(m.group(1)), int(m.group(2))
-            if not (1 <= size[0] <= 26 * 27 and 1 <= size[1] <= 999):
-                self.fail(("board", "size"), f"bad board size {text!r}: width must be 1..702 and height 1..999")
+        size = self.board_size(board_t)
         if "rows" not in board_t:
             if size is None:
                 raise self.src.error(
@@ -357,42 +508,52 @@ class _Parser:
                 )
             return size[0], size[1], {}
         text = self.string(("board", "rows"), board_t["rows"])
-        first = self.src.first_string_line("board", "rows")
-        numbered = [(first + i, line) for i, line in enumerate(text.split("\n"))]
+        first, step = self.src.string_lines("board", "rows")
+        numbered = [(first + i * step, line) for i, line in enumerate(text.split("\n"))]
         while numbered and not numbered[0][1].strip():
             numbered.pop(0)
         while numbered and not numbered[-1][1].strip():
             numbered.pop()
         if not numbered:
             self.fail(("board", "rows"), "the rows drawing is empty")
+        rows = self.drawn_rows(numbered)
+        width, height = len(rows[0][1]), len(rows)
+        if size is not None and size != (width, height):
+            self.fail(
+                ("board", "size"),
+                f"size {_show(board_t['size'])} does not match the rows drawing ({width} wide, {height} high)",
+            )
+        self.row_lines = [lineno for lineno, _ in rows]
+        cells = {r * width + c: ch for r, (_, row) in enumerate(rows) for c, ch in enumerate(row) if ch != "."}
+        return width, height, cells
+
+    def drawn_rows(self, numbered: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The rows of the drawing without spaces, each with its line,
+        checked one by one (so a huge drawing stops at the row too many)."""
         width = None
         rows = []
         for lineno, line in numbered:
-            row = re.sub(r"[ \t]", "", line)
+            row = re.sub(r"[ \t\r]", "", line)
             if not row:
                 raise self.src.error(lineno, "empty line inside the rows drawing")
-            for ch in row:
-                if ch not in _CELL_CHARS.split():
-                    raise self.src.error(
-                        lineno, f"unknown character {ch!r} in board row {line.strip()!r} (known: {_CELL_CHARS})"
-                    )
+            unknown = set(row) - _CELLS
+            if unknown:
+                ch = next(ch for ch in row if ch in unknown)
+                raise self.src.error(
+                    lineno, f"unknown character {ch!r} in board row {_show(line.strip())} (known: {_CELL_CHARS})"
+                )
             if width is None:
                 width = len(row)
             elif len(row) != width:
                 raise self.src.error(
                     lineno,
-                    f"board row {line.strip()!r} has {len(row)} squares, the first row has {width}",
+                    f"board row {_show(line.strip())} has {len(row)} squares, the first row has {width}",
                 )
             rows.append((lineno, row))
-        height = len(rows)
-        if size is not None and size != (width, height):
-            self.fail(
-                ("board", "size"),
-                f"size {board_t['size']!r} does not match the rows drawing ({width} wide, {height} high)",
-            )
-        self.row_lines = [lineno for lineno, _ in rows]
-        cells = {r * width + c: ch for r, (_, row) in enumerate(rows) for c, ch in enumerate(row) if ch != "."}
-        return width, height, cells
+            problem = board_size_problem(width, len(rows))
+            if problem:
+                raise self.src.error(lineno, f"the board drawn is too large ({width}x{len(rows)} by this row): {problem}")
+        return rows
 
     def row_line(self, board: Board, sq: int) -> int:
         return self.row_lines[board.row_col(sq)[0]]
@@ -406,7 +567,7 @@ class _Parser:
         value = board_t.get("starts", "none")
         if isinstance(value, str):
             if value not in ("corners", "none"):
-                self.fail(path, f'unknown starts {value!r} (expected "corners", "none" or a table like {{blue = "a20"}})')
+                self.fail(path, f'unknown starts {_show(value)} (expected "corners", "none" or a table like {{blue = "a20"}})')
             if value == "none" and "starts" in board_t and any(starts):
                 self.fail(path, 'starts = "none", but the rows drawing marks start squares (b y r g)')
             if value == "corners":
@@ -414,13 +575,13 @@ class _Parser:
                 for c in range(NUM_COLORS):
                     starts[c] |= corners[c]
         elif isinstance(value, dict):
-            for key, squares in value.items():
-                c = self.color(path + (key,), key)
+            for c, key in self.color_keys(path, value):
+                squares = value[key]
                 if isinstance(squares, str):
                     squares = [squares]
                 starts[c].update(self.squares(path + (key,), squares, plain, "start square"))
         else:
-            self.fail(path, f'starts must be "corners", "none" or a table like {{blue = "a20"}}, not {value!r}')
+            self.fail(path, f'starts must be "corners", "none" or a table like {{blue = "a20"}}, not {_show(value)}')
         for c in range(NUM_COLORS):
             for sq in sorted(starts[c]):
                 if sq in plain.blocked:
@@ -451,12 +612,13 @@ class _Parser:
                             seen.add(n)
                             stack.append(n)
             c = COLOR_LETTERS.index(ch)
-            names = ",".join(board.square_names(sum(1 << s for s in group)))
+            names = board.square_names(sum(1 << s for s in group))
+            names_text = ",".join(names if len(names) <= 6 else names[:5] + [f"... ({len(names)} squares)"])
             line = self.row_line(board, min(group))
             shape = normalise(board.row_col(s) for s in group)
             if piece_of_shape(shape) is None:
                 raise self.src.error(
-                    line, f"set-up squares {names} ({ch}, {COLORS[c]}) are not a piece shape"
+                    line, f"set-up squares {names_text} ({ch}, {COLORS[c]}) are not a piece shape"
                     " (each edge-connected group of one letter is one piece)"
                 )
             p = table.find(group)
@@ -465,7 +627,7 @@ class _Parser:
                 if table.piece[q] == table.piece[p]:
                     raise self.src.error(
                         line, f"{COLORS[c]} has piece {PIECES[table.piece[p]].name} twice on the board:"
-                        f" {table.name(q)} and {names}"
+                        f" {table.name(q)} and {names_text}"
                     )
             found.setdefault(c, []).append(p)
         return {c: tuple(ps) for c, ps in sorted(found.items())}
@@ -475,9 +637,9 @@ class _Parser:
             self.fail(("pieces",), '[pieces] lists no colour: add e.g. blue = "all"')
         t = placement_table(board)
         pieces: dict[int, tuple[int, ...]] = {}
-        for key, value in table.items():
+        for c, key in self.color_keys(("pieces",), table):
+            value = table[key]
             path = ("pieces", key)
-            c = self.color(path, key)
             on_board = {t.piece[p]: p for p in setup.get(c, ())}
             if isinstance(value, str) and value.strip().lower() == "all":
                 pieces[c] = tuple(i for i in range(len(PIECES)) if i not in on_board)
@@ -485,23 +647,23 @@ class _Parser:
             if isinstance(value, str):
                 names = _split_words(value)
             elif isinstance(value, list):
-                names = [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+                names = [str(v) if type(v) is int and abs(v) < 10**9 else v for v in value]  # 1, 2: piece names
             else:
-                self.fail(path, f'{key} must be "all", a list of piece names or a string of them, not {value!r}')
+                self.fail(path, f'{key} must be "all", a list of piece names or a string of them, not {_show(value)}')
             chosen: list[int] = []
             for n in names:
                 if not isinstance(n, str):
-                    self.fail(path, f"{key}: {n!r} is not a piece name (known: {' '.join(PIECE_NAMES)})")
+                    self.fail(path, f"{key}: {_show(n)} is not a piece name (known: {' '.join(PIECE_NAMES)})")
                 try:
                     i = piece_by_name(n).index
                 except NotationError:
-                    self.fail(path, f"{key}: unknown piece name {n!r} (known: {' '.join(PIECE_NAMES)})", needle=n)
+                    self.fail(path, f"{key}: unknown piece name {_show(n)} (known: {' '.join(PIECE_NAMES)})", needle=n)
                 if i in chosen:
-                    self.fail(path, f"{key}: piece {n!r} is listed twice", needle=n)
+                    self.fail(path, f"{key}: piece {_show(n)} is listed twice", needle=n)
                 if i in on_board:
                     self.fail(
                         path,
-                        f"{key}: piece {n!r} is already on the board (set-up at {t.name(on_board[i])}),"
+                        f"{key}: piece {_show(n)} is already on the board (set-up at {t.name(on_board[i])}),"
                         " so it cannot be placed again",
                         needle=n,
                     )
@@ -531,14 +693,18 @@ class _Parser:
         elif isinstance(value, str):
             names = [n.strip() for n in value.split("+")]
         else:
-            self.fail(path, f'target must be a colour or colours joined by "+", e.g. "blue+red", not {value!r}')
+            self.fail(path, f'target must be a colour or colours joined by "+", e.g. "blue+red", not {_show(value)}')
+        if not any(n.strip() for n in names):
+            self.fail(path, f'target {_show(value)} names no colour: write a colour or colours joined by "+", e.g. "blue+red"')
+        if not all(n.strip() for n in names):
+            self.fail(path, f'target {_show(value)} has an empty colour name: join colours by one "+", e.g. "blue+red"')
         out: list[int] = []
         for n in names:
             c = self.color(path, n)
             if c not in colors:
                 self.fail(path, f"target colour {COLORS[c]} does not take part (it has no entry in [pieces])")
             if c in out:
-                self.fail(path, f"target colour {COLORS[c]} is named twice in {value!r}")
+                self.fail(path, f"target colour {COLORS[c]} is named twice in {_show(value)}")
             out.append(c)
         return tuple(sorted(out))
 

@@ -3,16 +3,17 @@ file and line, and the small puzzles have the solution counts the
 brute-force oracle finds."""
 
 import textwrap
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from solver.errors import PuzzleError
-from solver.geometry import Board
+from solver.errors import BlokusError, BoardError, PuzzleError
+from solver.geometry import MAX_BOARD_SQUARES, Board
 from solver.pieces import PIECES, piece_by_name
 from solver.puzzle import Puzzle
-from solver.puzzle_file import load_puzzle, parse_puzzle, puzzle_to_toml
+from solver.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
 from solver.verify import verify
 
 from . import bruteforce
@@ -330,3 +331,140 @@ def test_documented_examples_parse():
         p = parse_puzzle(text, "example.toml")
         assert p.name == "stars-7x7" and p.board.starts[BLUE] == {0}
         assert sorted(p.board.square_name(s) for s in p.stars) == ["b7", "d6", "g2"]
+
+
+# -- issue 10: no input crashes the loader ---------------------------------------------------
+def error(text: str) -> str:
+    """The message of the PuzzleError that parsing ``text`` as bad.toml raises."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(text, "bad.toml")
+    return str(e.value)
+
+
+def test_deep_nesting_is_a_puzzle_error_not_a_recursion_error():
+    deep = "arrays or tables nested more than 16 deep (a puzzle file needs 2)"
+    assert error("description = " + "[" * 5000 + "]" * 5000 + "\n" + GOOD) == f"bad.toml:1: {deep}"
+    assert error("description = " + "{a=" * 5000 + "1" + "}" * 5000 + "\n" + GOOD) == f"bad.toml:1: {deep}"
+    assert error(GOOD + '[rules]\nstars = [\n  "a1",\n  ' + "[" * 17 + "]" * 17 + "\n]\n") == f"bad.toml:8: {deep}"
+    # 16 levels pass the scan and are quoted shortly; brackets inside strings do not count
+    assert error("description = " + "[" * 16 + "]" * 16 + "\n" + GOOD) == (
+        "bad.toml:1: description must be a string, not [[[[...]]]]"
+    )
+    assert parse_puzzle('description = "' + "[" * 5000 + '"\n' + GOOD).description == "[" * 5000
+    # dotted keys nest tables too, and tomllib takes time quadratic in their parts
+    dotted = "a dotted key of more than 16 parts"
+    assert error("name" + ".a" * 50000 + " = 1\n" + GOOD) == f"bad.toml:1: {dotted}"
+    assert error(GOOD + "[rules" + ".a" * 16 + "]\n") == f"bad.toml:5: {dotted}"
+    assert error("x = {" + "a." * 16 + "a = 1}\n" + GOOD) == f"bad.toml:1: {dotted}"
+
+
+def test_board_size_limit():
+    squares = "squares, more than the 1024 allowed (e.g. 32x32)"
+    start = time.perf_counter()
+    for size in ("500x500", "100x100"):  # took 17 s (MemoryError) and 35 s (3.5 GB)
+        w, h = map(int, size.split("x"))
+        assert error(f'[board]\nsize = "{size}"\n[pieces]\nblue = "all"\n') == (
+            f"bad.toml:2: bad board size '{size}': {w * h} {squares}"
+        )
+    assert time.perf_counter() - start < 1
+    assert error('[board]\nsize = "33x32"\n[pieces]\nblue = "all"\n') == f"bad.toml:2: bad board size '33x32': 1056 {squares}"
+    assert error('[board]\nsize = "703x1"\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:2: bad board size '703x1': wider than 702 columns (the last column is zz)"
+    )
+    assert error('[board]\nsize = "1x1000"\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:2: bad board size '1x1000': higher than 999 rows"
+    )
+    assert error('[board]\nsize = "' + "9" * 5000 + 'x1"\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:2: bad board size '" + "9" * 27 + "..." + "9" * 26 + "x1': wider than 702 columns (the last column is zz)"
+    )  # int() of 5000 digits raised ValueError; the quote is shortened
+    drawing = '[board]\nrows = """\n' + ("." * 32 + "\n") * 33 + '"""\n[pieces]\nblue = "all"\n'
+    assert error(drawing) == f"bad.toml:35: the board drawn is too large (32x33 by this row): 1056 {squares}"
+    assert error('[board]\nrows = "' + "." * 800 + '"\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:2: the board drawn is too large (800x1 by this row): wider than 702 columns (the last column is zz)"
+    )  # was a ValueError from Board
+
+
+def test_board_errors_are_blokus_errors():
+    with pytest.raises(BoardError) as e:
+        Board(100, 100)
+    assert str(e.value) == "board size 100x100: 10000 squares, more than the 1024 allowed (e.g. 32x32)"
+    assert isinstance(e.value, BlokusError) and isinstance(e.value, ValueError)
+    with pytest.raises(BoardError, match="^board size 0x3: the board is empty$"):
+        Board(0, 3)
+    with pytest.raises(BoardError, match="^square index 9 is off the 3x3 board$"):
+        Board(3, 3, blocked=frozenset({9}))
+    assert Board(32, 32).size == MAX_BOARD_SQUARES
+
+
+def test_colour_keys_differing_in_case_are_an_error():
+    assert error('[board]\nsize = "6x6"\n[pieces]\nblue = "all"\nBlue = "L5"\n') == (
+        "bad.toml:5: keys 'blue' and 'Blue' in [pieces] both name blue (colour names ignore case): keep one"
+    )
+    assert error('[board]\nsize = "6x6"\nstarts = {blue = "a1", BLUE = "a6"}\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:3: keys 'blue' and 'BLUE' in [board.starts] both name blue (colour names ignore case): keep one"
+    )
+    assert error('[board]\nsize = "6x6"\n[board.starts]\nred = "a1"\n" Red" = "a2"\n[pieces]\nred = "all"\n') == (
+        "bad.toml:5: keys 'red' and ' Red' in [board.starts] both name red (colour names ignore case): keep one"
+    )
+
+
+@pytest.mark.parametrize(
+    "target,message",
+    [
+        ("[]", "target [] names no colour"),
+        ('""', "target '' names no colour"),
+        ('"+"', "target '+' names no colour"),
+        ('" + "', "target ' + ' names no colour"),
+        ('"blue+"', "target 'blue+' has an empty colour name"),
+        ('["blue", ""]', "target ['blue', ''] has an empty colour name"),
+    ],
+)
+def test_empty_target_is_an_error(target, message):
+    text = GOOD + f'[goal]\ntype = "maximize"\ntarget = {target}\n'
+    hint = ': write a colour or colours joined by "+"' if "no colour" in message else ': join colours by one "+"'
+    assert error(text) == f'bad.toml:7: {message}{hint}, e.g. "blue+red"'
+
+
+def test_odd_values_found_by_fuzzing():
+    # a number of thousands of digits made int() raise ValueError inside tomllib
+    assert error("description = " + "9" * 5000 + "\n" + GOOD) == (
+        "bad.toml:1: TOML error: a number of thousands of digits (TOML integers have up to 19)"
+    )
+    # a hexadecimal one parses, but repr() of it raised ValueError
+    assert error("description = 0x" + "f" * 5000 + "\n" + GOOD) == (
+        "bad.toml:1: description must be a string, not 0x" + "f" * 26 + "..." + "f" * 28
+    )
+    # quoted values are shortened (a message quoted a whole 256 KiB row or string)
+    assert error('[board]\nrows = "' + "#" * 600 + 'q"\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:2: unknown character 'q' in board row '" + "#" * 27 + "..." + "#" * 27 + "q'"
+        " (known: . # * x B Y R G b y r g)"
+    )
+    assert error('[board]\nsize = "6x6"\nstarts = {blue = "a' + "9" * 5000 + '"}\n[pieces]\nblue = "all"\n') == (
+        "bad.toml:3: bad start square 'a" + "9" * 26 + "..." + "9" * 28 + "': not a square"
+    )
+    assert error("name = 1979-05-27\n" + GOOD) == "bad.toml:1: name must be a string, not 1979-05-27"
+    assert error('[board]\nsize = "6x6"\n[pieces]\nblue = [true]\n') == (
+        f"bad.toml:4: blue: true is not a piece name (known: {' '.join(p.name for p in PIECES)})"
+    )
+    # rows in a one-line string are all on its line; CR of CRLF and tabs are spacing
+    assert error('[board]\nrows = "b..\\n.q."\n[pieces]\nblue = "all"\n').startswith("bad.toml:2: unknown character 'q'")
+    p = parse_puzzle('[board]\nrows = "b\\t.\\r\\n.\\t."\n[pieces]\nblue = "all"\n')
+    assert (p.board.width, p.board.height, p.board.starts[BLUE]) == (2, 2, {0})
+    # lines are counted at "\n" only, as TOML counts them (U+2028 shifted the count)
+    assert error('description = "a\u2028b\u2028c"\n[board]\nsize = "6x6"\n[pieces]\nblue = "Q7"\n').startswith(
+        "bad.toml:5: blue: unknown piece name 'Q7'"
+    )
+    # a byte order mark, as some editors write, is allowed
+    assert parse_puzzle("\ufeff" + GOOD).colors == (BLUE,)
+
+
+def test_too_long_file(tmp_path):
+    path = tmp_path / "long.toml"
+    path.write_text(GOOD + "# " + "x" * MAX_FILE_SIZE + "\n")
+    with pytest.raises(PuzzleError) as e:
+        load_puzzle(path)
+    assert str(e.value) == f"{path}:5: the file is too long: over 262144 bytes (puzzle files are a few KB)"
+    assert error(GOOD + "\n" * MAX_FILE_SIZE) == (
+        f"bad.toml:{MAX_FILE_SIZE - len(GOOD) + 5}: the file is too long: over 262144 characters"
+        " (puzzle files are a few KB)"
+    )
