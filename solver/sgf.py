@@ -4,6 +4,8 @@ Reading parses the whole SGF collection (variations, comments and unknown
 properties included) and keeps the main line: the first child at every
 branch. Replaying it gives a :class:`Position`; a syntax error names line
 and column, an illegal move names its move number, line and the reason.
+Any bad input gives a RecordError: the parser is iterative (no recursion
+limit), and sizes are capped so that memory and time follow the input.
 
 Writing follows Pentobi's conventions: ``GM`` first, one node per line,
 squares of a move in the order a1, b1, ..., a2, ...
@@ -11,19 +13,40 @@ squares of a move in the order a1, b1, ..., a2, ...
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import IllegalMoveError, NotationError, RecordError
 from .geometry import CLASSIC, COLORS, NUM_COLORS
+from .pieces import PIECES
 from .position import Move, Position
 
 VARIANTS = ("Blokus", "Blokus Two-Player")
 MOVE_PROPS = {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
 SETUP_PROPS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3}
 APPLICATION = "blokus-solver"
+# Limits that keep a hostile file from costing much more than its size: the
+# size of a record (real ones take a few KB, Pentobi's opening books up to
+# about 1 MB), nodes kept in memory (a game has a few hundred) and squares in
+# one move or set-up value.
+MAX_RECORD_SIZE = 16 * 2**20  # bytes of a file, characters of a text
+MAX_NODES = 100_000
+MAX_SQUARES = 64
+
+_SPACE = re.compile(r"\s*")
+# A property value: '[', anything up to the first ']' not escaped by a
+# backslash, ']'.
+_VALUE_BODY = r"[^\\\]]*(?:\\.[^\\\]]*)*"
+_ONE_VALUE = re.compile(r"\[(" + _VALUE_BODY + r")\]", re.S)
+# One token after optional space: ';', '(' or ')', or a property with its values.
+_TOKEN = re.compile(
+    r"\s*(?:(?P<punct>[;()])|(?P<ident>[A-Za-z0-9]+)\s*(?P<values>(?:\[" + _VALUE_BODY + r"\]\s*)*))", re.S
+)
+_SEQUENCE, _FIRST, _VARIATIONS = range(3)  # parser states: after a node, after '(', after a variation
+_ESCAPE = re.compile(r"\\(?:\n|(.))", re.S)
 
 
-@dataclass
+@dataclass(slots=True)
 class SgfProperty:
     ident: str
     values: list[str]
@@ -31,7 +54,7 @@ class SgfProperty:
     col: int
 
 
-@dataclass
+@dataclass(slots=True)
 class SgfNode:
     line: int
     col: int
@@ -45,125 +68,166 @@ class SgfNode:
         return None
 
 
+def _clip(text: str, limit: int = 40) -> str:
+    """Text for an error message, shortened when long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _unescape(raw: str) -> str:
+    """SGF escapes: a backslash keeps the next character; before a newline
+    it is a soft line break and both go."""
+    return _ESCAPE.sub(r"\1", raw)  # an unmatched group gives ""
+
+
 class _Parser:
-    """Recursive-descent SGF parser that tracks line and column."""
+    """SGF parser that tracks line and column. It is iterative (an explicit
+    stack), so deep nesting costs no Python recursion; with ``main_only``
+    it keeps only the main line of the first game (the rest is checked for
+    syntax and dropped), so memory follows the main line, not the file."""
 
-    def __init__(self, text: str, source: str):
-        self.text, self.source = text, source
-        self.i, self.line, self.col = 0, 1, 1
+    def __init__(self, text: str, source: str, main_only: bool = False):
+        if len(text) > MAX_RECORD_SIZE:
+            raise RecordError(f"{source}: larger than {MAX_RECORD_SIZE // 2**20} MB: too large for a game record")
+        if "\r" in text:  # as Pentobi: CR LF or CR alone is a newline
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.text = text[1:] if text.startswith("\ufeff") else text
+        self.source, self.main_only = source, main_only
+        self.i = 0
+        self.kept = 0
+        self._mark = (0, 1, 0)  # offset, its line, where that line starts
 
-    def error(self, msg: str, line: int | None = None, col: int | None = None) -> RecordError:
-        return RecordError(f"{self.source}:{line or self.line}:{col or self.col}: {msg}")
+    # -- positions and errors ---------------------------------------------------
+    def where(self, off: int) -> tuple[int, int]:
+        """Line and column (both from 1) of an offset; cheap for offsets
+        that only grow, as the parser asks for them."""
+        mark, line, start = self._mark if off >= self._mark[0] else (0, 1, 0)
+        n = self.text.count("\n", mark, off)
+        if n:
+            line, start = line + n, self.text.rfind("\n", mark, off) + 1
+        self._mark = (off, line, start)
+        return line, off - start + 1
+
+    def error(self, msg: str, off: int | None = None) -> RecordError:
+        line, col = self.where(self.i if off is None else off)
+        return RecordError(f"{self.source}:{line}:{col}: {msg}")
 
     def peek(self) -> str:
-        return self.text[self.i] if self.i < len(self.text) else ""
-
-    def advance(self) -> str:
-        ch = self.text[self.i]
-        self.i += 1
-        if ch == "\n":
-            self.line, self.col = self.line + 1, 1
-        else:
-            self.col += 1
-        return ch
+        return self.text[self.i : self.i + 1]
 
     def skip_space(self) -> None:
-        while self.peek() and self.peek().isspace():
-            self.advance()
+        self.i = _SPACE.match(self.text, self.i).end()
 
-    def expect(self, ch: str) -> None:
-        self.skip_space()
-        if self.peek() != ch:
-            found = repr(self.peek()) if self.peek() else "end of file"
-            raise self.error(f"expected {ch!r}, found {found}")
-        self.advance()
+    def found(self) -> str:
+        return repr(self.peek()) if self.peek() else "end of file"
 
+    # -- grammar ---------------------------------------------------------------------
     def collection(self) -> list[SgfNode]:
         trees = []
-        self.skip_space()
-        if self.text.startswith("\ufeff"):
-            self.advance()
         while True:
             self.skip_space()
             if not self.peek():
                 break
-            trees.append(self.game_tree())
+            root = self.game_tree(keep=not (self.main_only and trees))
+            if root is not None:
+                trees.append(root)
         if not trees:
             raise self.error("no game tree (the file should start with '(;')")
         return trees
 
-    def game_tree(self) -> SgfNode:
-        self.expect("(")
+    def game_tree(self, keep: bool = True) -> SgfNode | None:
+        """One game tree, read token by token with an explicit stack; its
+        root, or None when ``keep`` is false."""
+        text = self.text
+        node = self.first_node()  # the node that gets the next properties
+        root = current = node if keep else None  # current: the last kept node
+        if keep:
+            self.count(node)
+        stack: list[SgfNode] = []  # kept nodes whose variations are open
+        dropped = 0  # open variations below them that are not kept
+        state, seen = _SEQUENCE, set()
+        while True:
+            m = _TOKEN.match(text, self.i)
+            punct = m and m["punct"]
+            if punct == ";" and state != _VARIATIONS:
+                node, seen = SgfNode(*self.where(m.start("punct"))), set()
+                current, state = self.attach(current, node), _SEQUENCE
+            elif punct == "(" and state != _FIRST:
+                if current is None:
+                    dropped += 1
+                else:
+                    stack.append(current)
+                state = _FIRST
+            elif punct == ")" and state != _FIRST:
+                if dropped:
+                    dropped -= 1
+                elif not stack:
+                    self.i = m.end()
+                    return root
+                else:
+                    current = stack.pop()
+                state = _VARIATIONS
+            elif m and m["ident"] and state == _SEQUENCE:
+                self.add_property(node, seen, m)
+            else:
+                raise self.unexpected(state)
+            self.i = m.end()
+
+    def first_node(self) -> SgfNode:
+        """'(' and the ';' of a game tree's first node."""
+        self.skip_space()
+        if self.peek() != "(":
+            raise self.error(f"expected '(', found {self.found()}")
+        self.i += 1
         self.skip_space()
         if self.peek() != ";":
-            raise self.error(f"expected ';' to start a node, found {self.peek()!r}" if self.peek() else "unexpected end of file")
-        first = node = self.node()
-        while True:
-            self.skip_space()
-            ch = self.peek()
-            if ch == ";":
-                child = self.node()
-                node.children.append(child)
-                node = child
-            elif ch == "(":
-                while self.peek() == "(":
-                    node.children.append(self.game_tree())
-                    self.skip_space()
-                self.expect(")")
-                return first
-            elif ch == ")":
-                self.advance()
-                return first
-            elif not ch:
-                raise self.error("unexpected end of file: a game tree is not closed with ')'")
-            else:
-                raise self.error(f"unexpected {ch!r} between nodes")
+            raise self.unexpected(_FIRST)
+        node = SgfNode(*self.where(self.i))
+        self.i += 1
+        return node
 
-    def node(self) -> SgfNode:
-        node = SgfNode(self.line, self.col)
-        self.advance()  # ';'
-        while True:
-            self.skip_space()
-            ch = self.peek()
-            if not (ch.isascii() and ch.isalnum()):
-                return node
-            line, col = self.line, self.col
-            ident = ""
-            while self.peek().isascii() and self.peek().isalnum():
-                ident += self.advance()
-            self.skip_space()
-            if self.peek() != "[":
-                raise self.error(f"property {ident} has no value", line, col)
-            values = []
-            while self.peek() == "[":
-                values.append(self.value())
-                self.skip_space()
-            if node.get(ident):
-                raise self.error(f"property {ident} appears twice in one node", line, col)
-            node.props.append(SgfProperty(ident, values, line, col))
+    def unexpected(self, state: int) -> RecordError:
+        """The error for the next character, which cannot come here."""
+        self.skip_space()
+        ch = self.peek()
+        if state == _FIRST:
+            return self.error(f"expected ';' to start a node, found {ch!r}" if ch else "unexpected end of file")
+        if state == _VARIATIONS:
+            return self.error(f"expected ')', found {self.found()}")
+        if not ch:
+            return self.error("unexpected end of file: a game tree is not closed with ')'")
+        return self.error(f"unexpected {ch!r} between nodes")
 
-    def value(self) -> str:
-        line, col = self.line, self.col
-        self.advance()  # '['
-        out = []
-        while True:
-            if not self.peek():
-                raise self.error("unexpected end of file inside a property value", line, col)
-            ch = self.advance()
-            if ch == "]":
-                return "".join(out)
-            if ch == "\\":
-                if not self.peek():
-                    raise self.error("unexpected end of file inside a property value", line, col)
-                nxt = self.advance()
-                if nxt != "\n":  # escaped newline is a soft line break
-                    out.append(nxt)
-            else:
-                out.append(ch)
+    def attach(self, parent: SgfNode | None, child: SgfNode) -> SgfNode | None:
+        """Link a node to its parent when it is kept; the kept node or None."""
+        if parent is None or (self.main_only and parent.children):
+            return None
+        self.count(child)
+        parent.children.append(child)
+        return child
+
+    def count(self, node: SgfNode) -> None:
+        """Count a kept node; too many is an error, not a memory hog."""
+        self.kept += 1
+        if self.kept > MAX_NODES:
+            where = f"{self.source}:{node.line}:{node.col}"
+            raise RecordError(f"{where}: more than {MAX_NODES} nodes: too large for a game record")
+
+    def add_property(self, node: SgfNode, seen: set[str], m: re.Match) -> None:
+        """A property token: its identifier and values go to ``node``."""
+        ident, off = m["ident"], m.start("ident")
+        if self.text.startswith("[", m.end()):
+            raise self.error("unexpected end of file inside a property value", m.end())
+        if not m["values"]:
+            raise self.error(f"property {_clip(ident)} has no value", off)
+        if ident in seen:
+            raise self.error(f"property {_clip(ident)} appears twice in one node", off)
+        seen.add(ident)
+        values = [_unescape(v) if "\\" in v else v for v in _ONE_VALUE.findall(m["values"])]
+        node.props.append(SgfProperty(ident, values, *self.where(off)))
 
 
 def parse_sgf(text: str, source: str = "<text>") -> list[SgfNode]:
-    """Parse SGF text into its game trees (root nodes)."""
+    """Parse SGF text into its game trees (root nodes), variations included."""
     return _Parser(text, source).collection()
 
 
@@ -181,6 +245,7 @@ class GameRecord:
 
     @property
     def move_count(self) -> int:
+        """Moves on the main line (set-up nodes are not moves)."""
         return sum(1 for n in self.nodes if _move_prop(n, self.source) is not None)
 
     def position(self, moves: int | None = None) -> Position:
@@ -203,18 +268,22 @@ class GameRecord:
             if prop is None:
                 continue
             done += 1
-            color = MOVE_PROPS[prop.ident]
             where = f"{self.source}: move {done} (line {prop.line})"
-            if len(prop.values) != 1:
-                raise RecordError(f"{where}: a move property holds one move, found {len(prop.values)}")
+            # Several values are the squares of one move, as Pentobi before
+            # 0.3 wrote them (BLUE[a17][b17]...); Pentobi still reads them.
+            text = ",".join(prop.values)
             try:
-                move = pos.parse_move(prop.values[0], color)
+                _check_size(text)
+                move = pos.parse_move(text, MOVE_PROPS[prop.ident])
             except (NotationError, IllegalMoveError) as e:
                 raise RecordError(f"{where}: {e}") from None
             pos.push(move)
         return pos
 
     def _apply_setup(self, pos: Position, node: SgfNode) -> None:
+        """Apply a node's AE, then A1..A4 and PL. Set-up after moves makes
+        the moves set-up pieces first (as Pentobi does), so AE can take back
+        a played piece; AE must name a whole piece that is on the board."""
         setup = {c: node.get(p) for p, c in SETUP_PROPS.items() if node.get(p)}
         empty = node.get("AE")
         player = node.get("PL")
@@ -225,23 +294,51 @@ class GameRecord:
             pos.rebase()
         try:
             for value in empty.values if empty else []:
-                p = pos.table.parse(value)
-                owner = next((c for c in range(NUM_COLORS) if pos.table.mask[p] & pos.occupied[c]), None)
-                if owner is None:
-                    raise IllegalMoveError(f"AE[{value}] removes a piece that is not on the board")
-                pos.remove(owner, p)
-            placements = {c: [pos.table.parse(v) for v in prop.values] for c, prop in setup.items()}
+                _remove(pos, value)
+            for prop in setup.values():
+                if len(prop.values) > len(PIECES):
+                    raise IllegalMoveError(f"{prop.ident} lists {len(prop.values)} pieces; a colour has {len(PIECES)}")
+            placements = {c: [_parse(pos, v) for v in prop.values] for c, prop in setup.items()}
             to_move = _player(player.values[0]) if player else pos.to_move
             pos.setup(placements, to_move)
         except (NotationError, IllegalMoveError) as e:
             raise RecordError(f"{where}: bad set-up: {e}") from None
 
 
+def _check_size(value: str) -> None:
+    """Refuse a value listing absurdly many squares before parsing them."""
+    if value.count(",") >= MAX_SQUARES:
+        raise NotationError(f"not a move: {_clip(value)!r} lists more than {MAX_SQUARES} squares")
+
+
+def _parse(pos: Position, value: str) -> int:
+    _check_size(value)
+    return pos.table.parse(value)
+
+
+def _remove(pos: Position, value: str) -> None:
+    """AE[value]: take the piece on those squares back to its colour's hand."""
+    try:
+        p = _parse(pos, value)
+    except NotationError as e:
+        raise IllegalMoveError(f"AE[{_clip(value)}]: {e}") from None
+    owner = next((c for c in range(NUM_COLORS) if pos.table.mask[p] & pos.occupied[c]), None)
+    if owner is None:
+        raise IllegalMoveError(f"AE[{_clip(value)}] removes a piece that is not on the board")
+    try:
+        pos.remove(owner, p)
+    except IllegalMoveError as e:
+        raise IllegalMoveError(f"AE[{_clip(value)}]: {e}") from None
+
+
 def _player(value: str) -> int:
+    """PL value: 1..4, or B and W (the first two colours), as Pentobi reads it."""
     v = value.strip()
     if v in ("1", "2", "3", "4"):
         return int(v) - 1
-    raise NotationError(f"PL[{value}] is not a colour (1..4)")
+    if v in ("B", "W"):
+        return "BW".index(v)
+    raise NotationError(f"PL[{_clip(value)}] is not a colour (1..4)")
 
 
 def _move_prop(node: SgfNode, source: str) -> SgfProperty | None:
@@ -255,16 +352,18 @@ def _move_prop(node: SgfNode, source: str) -> SgfProperty | None:
 
 
 def read_record(text: str, source: str = "<text>") -> GameRecord:
-    """Read the first game of an SGF text as a Blokus record (main line)."""
-    roots = parse_sgf(text, source)
-    root = roots[0]
+    """Read the first game of an SGF text as a Blokus record (main line).
+    Side variations and further games are checked for syntax, not kept."""
+    root = _Parser(text, source, main_only=True).collection()[0]
     gm = root.get("GM")
     if gm is None:
         raise RecordError(f"{source}:{root.line}:{root.col}: the root node has no GM property")
-    variant = gm.values[0].strip()
-    if variant not in VARIANTS:
+    # Pentobi reads GM without regard to case or surrounding space.
+    variant = next((v for v in VARIANTS if v.lower() == gm.values[0].strip().lower()), None)
+    if variant is None:
         raise RecordError(
-            f"{source}:{gm.line}:{gm.col}: unsupported game GM[{variant}] (supported: {', '.join(VARIANTS)})"
+            f"{source}:{gm.line}:{gm.col}: unsupported game GM[{_clip(gm.values[0].strip())}]"
+            f" (supported: {', '.join(VARIANTS)})"
         )
     nodes = [root]
     while nodes[-1].children:
@@ -281,12 +380,17 @@ def read_record(text: str, source: str = "<text>") -> GameRecord:
 
 
 def load_record(path: str) -> GameRecord:
-    """Read a ``.blksgf`` file; RecordError when it cannot be read."""
+    """Read a ``.blksgf`` file; RecordError when it cannot be read, is not
+    UTF-8 or is larger than any game record (``MAX_RECORD_SIZE``)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_SIZE + 1)
     except OSError as e:
-        raise RecordError(f"{path}: cannot read: {e.strerror}") from None
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_SIZE:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_SIZE // 2**20} MB: too large for a game record")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordError(f"{path}: not UTF-8 text (byte {e.start})") from None
     return read_record(text, path)

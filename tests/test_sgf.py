@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from solver import PIECES, Position, RecordError
+from solver import sgf
+from solver.errors import IllegalMoveError
 from solver.sgf import load_record, parse_sgf, read_record, write_record
 
 DATA = Path(__file__).parent / "data"
@@ -525,9 +527,13 @@ class TestErrors:
         assert msg.startswith("game.blksgf: move 5 (line 7):")
         assert part in msg
 
-    def test_two_values_in_one_move(self):
+    def test_several_values_are_the_squares_of_one_move(self):
+        # Pentobi before 0.3 wrote one value per square; Pentobi reads
+        # such moves still, and so does this reader.
         msg = record_error(OPENING + ";1[b19][c18]\n)")
-        assert "move 5 (line 7)" in msg and "found 2" in msg
+        assert msg == "game.blksgf: move 5 (line 7): bad move 'b19,c18': the squares are not a piece shape"
+        pos = read_record(OPENING + ";1[b19][c19]\n)").position()
+        assert {pos.color_at(sq("b19")), pos.color_at(sq("c19"))} == {0}
 
     def test_two_moves_in_one_node(self):
         msg = record_error("(;GM[Blokus]\n;1[a20]2[t20])")
@@ -561,3 +567,247 @@ class TestErrors:
         bad.write_bytes(b"(;GM[Blokus]C[\xff\xfe])")
         with pytest.raises(RecordError, match="not UTF-8"):
             load_record(str(bad))
+
+
+# -- issue 10: no input crashes the reader ----------------------------------------
+
+class TestReproducers:
+    """The inputs that crashed the reader before: each gives a RecordError
+    now, or reads as Pentobi reads it."""
+
+    def test_thousand_nested_variations_read(self):
+        text = "(;GM[Blokus]" + "(;" * 1000 + ")" * 1001
+        rec = read_record(text, "game.blksgf")
+        assert len(rec.nodes) == 1001 and rec.move_count == 0
+        assert rec.position().history == []
+
+    def test_thousand_nested_variations_unclosed(self):
+        msg = record_error("(;GM[Blokus]\n" + "(;" * 1000 + ")" * 1000)
+        assert msg == "game.blksgf:2:3001: expected ')', found end of file"
+
+    def test_deep_nesting_costs_no_recursion(self):
+        # A move at the bottom of 50000 nested variations, and as deep a
+        # side variation that is parsed and dropped.
+        deep = "(;GM[Blokus]" + "(;" * 50_000 + "1[a20]" + ")" * 50_001
+        rec = read_record(deep)
+        assert len(rec.nodes) == 50_001 and rec.move_count == 1
+        side = "(;GM[Blokus](;1[a20])" + "(;" * 50_000 + "1[a20,b20]" + ")" * 50_001
+        rec = read_record(side)
+        assert len(rec.nodes) == 2 and rec.position().color_at(sq("b20")) is None
+        msg = record_error("(;GM[Blokus](;1[a20])" + "(;" * 50_000 + "1[a20]" + ")" * 50_000)
+        assert msg.endswith("expected ')', found end of file")
+
+    def test_ae_names_part_of_a_setup_piece(self):
+        msg = record_error("(;GM[Blokus]A1[a20][b19,c19];AE[b19])")
+        assert msg == (
+            "game.blksgf:1:29: bad set-up: AE[b19]: cannot remove 'b19': "
+            "it is not a whole blue piece on the board; blue's piece there is 'b19,c19'"
+        )
+
+    def test_ae_names_part_of_a_played_piece(self):
+        # Set-up after moves turns the moves into set-up pieces (rebase), so
+        # the same check applies to played pieces.
+        msg = record_error("(;GM[Blokus]\n;1[a20]\n;2[t20]\n;1[b19,c19]\n;AE[b19])")
+        assert msg == (
+            "game.blksgf:5:1: bad set-up: AE[b19]: cannot remove 'b19': "
+            "it is not a whole blue piece on the board; blue's piece there is 'b19,c19'"
+        )
+        msg = record_error("(;GM[Blokus]\n;1[a20]\n;2[t20]\n;AE[a20,b20])")
+        assert msg.endswith("AE[a20,b20]: cannot remove 'a20,b20': it is not a whole blue piece on the board; "
+                            "blue's piece there is 'a20'")
+
+    def test_ae_of_a_whole_played_piece_then_play_it_again(self):
+        rec = read_record("(;GM[Blokus]\n;1[a20]\n;2[t20]\n;1[b19,c19]\n;AE[b19,c19]PL[1]\n;1[b19,c19])")
+        pos = rec.position()
+        assert pos.color_at(sq("b19")) == 0 and pos.color_at(sq("c19")) == 0
+        assert hand_names(pos, 0) == {p.name for p in PIECES} - {"1", "2"}
+        assert rec.position().to_move == 1
+        # After three moves the set-up node (before move 4) has taken the
+        # domino back: blue to move (PL), domino in hand.
+        pos = rec.position(3)
+        assert pos.color_at(sq("b19")) is None and pos.to_move == 0
+        assert "2" in hand_names(pos, 0)
+
+    def test_position_remove_checks_the_whole_piece(self):
+        pos = Position()
+        t = pos.table
+        pos.setup({0: [t.parse("a20"), t.parse("b19,c19")]})
+        with pytest.raises(IllegalMoveError) as info:
+            pos.remove(0, t.parse("c19"))
+        assert str(info.value) == (
+            "cannot remove 'c19': it is not a whole blue piece on the board; blue's piece there is 'b19,c19'"
+        )
+        with pytest.raises(IllegalMoveError, match="no blue piece is there"):
+            pos.remove(0, t.parse("t1"))
+        pos.remove(0, t.parse("b19,c19"))
+        assert pos.color_at(sq("c19")) is None and pos.color_at(sq("a20")) == 0
+
+
+class TestBadInput:
+    """Odd and broken records: a RecordError saying where and what, or the
+    record reads the way Pentobi reads it."""
+
+    @pytest.mark.parametrize(
+        "text, message",
+        [
+            ("", "game.blksgf:1:1: no game tree (the file should start with '(;')"),
+            ("\ufeff", "game.blksgf:1:1: no game tree (the file should start with '(;')"),
+            ("\ufeff \r\n\t", "game.blksgf:2:2: no game tree (the file should start with '(;')"),
+            ("\x00", "game.blksgf:1:1: expected '(', found '\\x00'"),
+            ("(", "game.blksgf:1:2: unexpected end of file"),
+            ("()", "game.blksgf:1:2: expected ';' to start a node, found ')'"),
+            ("(;GM[Blokus]())", "game.blksgf:1:14: expected ';' to start a node, found ')'"),
+            ("(;GM[Blokus](;1[a20]);2[t20])", "game.blksgf:1:22: expected ')', found ';'"),
+            ("(;GM[Blokus];1[a20]) junk", "game.blksgf:1:22: expected '(', found 'j'"),
+            ("(;GM[Blokus])\n(;GM[Blokus];1[a20]",
+             "game.blksgf:2:20: unexpected end of file: a game tree is not closed with ')'"),
+            ("(;GM[Blokus]C[abc\\", "game.blksgf:1:14: unexpected end of file inside a property value"),
+            ("(;GM[Blokus]C[a][b", "game.blksgf:1:17: unexpected end of file inside a property value"),
+            ("(;GM[Blokus]\n;É[x])", "game.blksgf:2:2: unexpected 'É' between nodes"),
+            ("(;GM;1[a20])", "game.blksgf:1:3: property GM has no value"),
+            ("(;GM[]\n;1[a20])", "game.blksgf:1:3: unsupported game GM[] (supported: Blokus, Blokus Two-Player)"),
+            ("(;GM[Blokus]GM[Blokus])", "game.blksgf:1:13: property GM appears twice in one node"),
+            ("(;gm[Blokus];1[a20])", "game.blksgf:1:2: the root node has no GM property"),
+            ("(;FF[4];GM[Blokus])", "game.blksgf:1:2: the root node has no GM property"),
+            ("(;GM[" + "x" * 100 + "])", "game.blksgf:1:3: unsupported game GM[" + "x" * 40
+             + "...] (supported: Blokus, Blokus Two-Player)"),
+            ("(;GM[Blokus]AB[a20])", "game.blksgf:1:13: property AB is not used in GM[Blokus] (colours are 1..4)"),
+            ("(;GM[Blokus];1[a20]BLUE[a20])", "game.blksgf:1:20: a node holds two moves (1 and BLUE)"),
+            ("(;GM[Blokus]\n;PL[9])", "game.blksgf:2:1: bad set-up: PL[9] is not a colour (1..4)"),
+            ("(;GM[Blokus]\n;PL[])", "game.blksgf:2:1: bad set-up: PL[] is not a colour (1..4)"),
+            ("(;GM[Blokus]\n;AE[])",
+             "game.blksgf:2:1: bad set-up: AE[]: not a move: '' (expected squares like a20,b20,b19)"),
+            ("(;GM[Blokus]A1" + "[a20]" * 22 + ")", "game.blksgf:1:2: bad set-up: A1 lists 22 pieces; a colour has 21"),
+            (OPENING + ";1[]\n)", "game.blksgf: move 5 (line 7): not a move: '' (expected squares like a20,b20,b19)"),
+            (OPENING + ";1[" + "a1," * 70 + "a1]\n)",
+             "game.blksgf: move 5 (line 7): not a move: '" + "a1," * 13 + "a...' lists more than 64 squares"),
+            ("(;GM[Blokus]\r;1[a20]\r;2[s20])", "game.blksgf: move 2 (line 3): illegal move 's20' for yellow: "
+             "yellow's first piece must cover its start square t20"),
+        ],
+    )
+    def test_exact_messages(self, text, message):
+        assert record_error(text) == message
+
+    @pytest.mark.parametrize("value", ["a0", "zz999", "a1000", "21", "a-1", "\u0661\u0662"])
+    def test_bad_squares(self, value):
+        msg = record_error(OPENING + f";1[{value}]\n)")
+        assert msg.startswith("game.blksgf: move 5 (line 7): bad move ") and repr(value) in msg
+
+    def test_huge_move_number(self):
+        rec = read_record(OPENING + ")", "game.blksgf")
+        for n in (10**30, -(10**30)):
+            with pytest.raises(RecordError, match=rf"move {n} is out of range: the record has 4 moves"):
+                rec.position(n)
+
+    @pytest.mark.parametrize(
+        "gm, variant",
+        [("blokus", "Blokus"), (" BLOKUS two-player\n", "Blokus Two-Player"), ("Blokus][Blokus Duo", "Blokus")],
+    )
+    def test_gm_read_as_pentobi_reads_it(self, gm, variant):
+        # Pentobi trims GM and ignores case; of several values it takes the first.
+        rec = read_record(f"(;GM[{gm}];1[a20])")
+        assert rec.variant == variant
+        assert rec.position().color_at(sq("a20")) == 0
+
+    @pytest.mark.parametrize("value, color", [("B", 0), ("W", 1), (" 3 ", 2)])
+    def test_player_read_as_pentobi_reads_it(self, value, color):
+        assert read_record(f"(;GM[Blokus]PL[{value}])").position().to_move == color
+
+    def test_odd_whitespace_accepted(self):
+        texts = [
+            "(;GM[Blokus];1[a20];2[t20])",
+            "\ufeff\r\n( ;\tGM\r\n[Blokus]\x0c;\x0b1 [ a20 ]\r;2\n[\tT20\n])\r\n",
+            "(\u00a0;GM[Blokus]\u2003;1[A20];2[t20])",
+        ]
+        keys = {read_record(t).position().state_key() for t in texts}
+        assert len(keys) == 1
+
+    def test_unknown_and_lowercase_properties_ignored(self):
+        # As in Pentobi: identifiers are case-sensitive, unknown ones are kept
+        # and ignored; 'b' is not a move.
+        rec = read_record("(;GM[Blokus]XY[1]a1[z];1[a20]b[t20]A5[q1])")
+        assert rec.move_count == 1
+        assert rec.nodes[1].get("b").values == ["t20"]
+
+    def test_too_many_nodes(self, monkeypatch):
+        monkeypatch.setattr(sgf, "MAX_NODES", 50)
+        read_record("(;GM[Blokus]" + ";" * 49 + ")")
+        msg = record_error("(;GM[Blokus]\n" + ";" * 60 + ")")
+        assert msg == "game.blksgf:2:50: more than 50 nodes: too large for a game record"
+        # Side variations are not kept, so they do not count.
+        read_record("(;GM[Blokus](;)" + "(;;;)" * 100 + ")")
+        with pytest.raises(RecordError, match="more than 50 nodes"):
+            parse_sgf("(;GM[Blokus](;)" + "(;;;)" * 100 + ")")
+
+    def test_too_large(self, monkeypatch, tmp_path):
+        monkeypatch.setattr(sgf, "MAX_RECORD_SIZE", 2**20)
+        text = "(;GM[Blokus]C[" + "x" * 2**20 + "])"
+        assert record_error(text) == "game.blksgf: larger than 1 MB: too large for a game record"
+        path = tmp_path / "big.blksgf"
+        path.write_text(text)
+        with pytest.raises(RecordError, match=r"big.blksgf: larger than 1 MB: too large for a game record"):
+            load_record(str(path))
+
+    def test_load_errors(self, tmp_path):
+        with pytest.raises(RecordError, match="cannot read"):
+            load_record(str(tmp_path))  # a directory
+        bad = tmp_path / "latin1.blksgf"
+        bad.write_bytes("(;GM[Blokus]C[Über])".encode("latin-1"))
+        with pytest.raises(RecordError, match=r"latin1.blksgf: not UTF-8 text \(byte 14\)"):
+            load_record(str(bad))
+        bom = tmp_path / "bom.blksgf"
+        bom.write_bytes(b"\xef\xbb\xbf(;GM[Blokus];1[a20])")
+        assert load_record(str(bom)).move_count == 1
+
+
+class TestPentobiStyleFiles:
+    """Files laid out as Pentobi writes them (written for these tests)."""
+
+    BOOK_MAIN = [
+        (0, "a20,b20,c20,d20"), (1, "s18,s19,t19,s20,t20"), (2, "q1,r1,s1,t1,r2"), (3, "a1,b1,c1,c2,d2"),
+        (0, "e19,f19,g19,g20,h20"), (1, "q15,p16,q16,r16,r17"), (2, "p3,q3,q4,r4,q5"),
+    ]
+
+    def test_book_main_line_and_every_variation(self):
+        text = read_data("book.blksgf")
+        rec = read_record(text, "book.blksgf")
+        pos = rec.position()
+        assert [(c, pos.table.name(p)) for c, p in pos.history] == self.BOOK_MAIN
+        # Every path from the root to a leaf is a legal game.
+        root = parse_sgf(text)[0]
+        nodes = leaves = 0
+        stack = [(root, "")]
+        while stack:
+            node, body = stack.pop()
+            nodes += 1
+            body += ";" + "".join(p.ident + "".join(f"[{v}]" for v in p.values) for p in node.props)
+            if not node.children:
+                leaves += 1
+                read_record("(" + body + ")").position()
+            stack.extend((child, body) for child in node.children)
+        assert (nodes, leaves) == (171, 61)
+        assert text.count(";") == nodes
+
+    def test_old_format_moves(self):
+        rec = load_record(str(DATA / "old_format.blksgf"))
+        assert rec.two_player and rec.move_count == 12
+        pos = rec.position()
+        assert pos.table.name(pos.history[1].placement) == "q19,r19,s19,t19,t20"
+        assert pos.table.name(pos.history[-1].placement) == "d2,e2,f2,d3,e3"
+        again = read_record(write_record(pos, two_player=True)).position()
+        assert again.history == pos.history
+
+    def test_crlf_bom_tabs_and_later_setup(self):
+        rec = load_record(str(DATA / "crlf_bom.blksgf"))
+        assert rec.move_count == 7
+        comment = rec.nodes[0].get("C").values[0]
+        assert comment == ("CRLF line ends, a byte order mark, tabs, spaces inside values, "
+                           "a soft line break and escaped ] brackets \\.")
+        assert rec.nodes[5].line == 10  # lines count from the first, BOM or not
+        pos = rec.position(3)
+        assert pos.color_at(sq("t1")) == 2 and pos.to_move == 3
+        pos = rec.position(4)  # up to move 5, so with the set-up node before it
+        assert pos.color_at(sq("t1")) is None and pos.to_move == 2
+        pos = rec.position()
+        assert [c for c, _ in pos.history] == [2, 0, 1]  # moves after the set-up node
+        assert pos.color_at(sq("t1")) == 2 and pos.to_move == 2
