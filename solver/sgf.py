@@ -413,7 +413,7 @@ def write_record(pos: Position, two_player: bool = False, comments: dict[int, st
     for c in range(NUM_COLORS):
         if pos.initial_setup[c]:
             root += f"A{c + 1}" + "".join(f"[{t.name(p)}]" for p in pos.initial_setup[c])
-    if any(pos.initial_setup) and pos.initial_to_move is not None:
+    if pos.initial_to_move is not None:  # set by set-up, even one that left the board empty
         root += f"PL[{pos.initial_to_move + 1}]"
     lines = ["(", root + (f"C[{_escape(comments[0])}]" if 0 in comments else "")]
     for i, (c, p) in enumerate(pos.history, start=1):

@@ -385,6 +385,22 @@ class TestRoundTrip:
         rec = load_record(str(path))
         assert rec.position().history == pos.history
 
+    @pytest.mark.parametrize(
+        "text, player",
+        [
+            ("(;GM[Blokus];PL[4])", "PL[4]"),
+            # A played piece taken back leaves an empty board, yellow to move.
+            ("(;GM[Blokus];PL[3];1[b17,b18,b19,a20,b20];AE[b17,b18,b19,a20,b20])", "PL[2]"),
+        ],
+    )
+    def test_colour_to_move_round_trips_without_pieces(self, text, player):
+        # Found by fuzzing: PL was written only with set-up pieces on the board.
+        pos = read_record(text).position()
+        written = write_record(pos)
+        assert written.splitlines()[1].endswith(player)
+        back = read_record(written).position()
+        assert back.state_key() == pos.state_key() and back.to_move == pos.to_move
+
     def test_data_records_round_trip(self):
         for name in ("variations.blksgf", "two_player.blksgf"):
             rec = read_record(read_data(name))
