@@ -127,7 +127,12 @@ class PlacementTable:
         raise NotationError(f"bad move {text!r}: it covers a blocked square")
 
 
-@lru_cache(maxsize=16)
 def placement_table(board: Board) -> PlacementTable:
-    """The table for a board, built on first use and cached."""
-    return PlacementTable(board)
+    """The table for a board, built on first use and cached by the board's
+    shape (size and blocked squares): start squares do not change it."""
+    return _table(board.width, board.height, board.blocked)
+
+
+@lru_cache(maxsize=16)
+def _table(width: int, height: int, blocked: frozenset[Square]) -> PlacementTable:
+    return PlacementTable(Board(width, height, blocked))

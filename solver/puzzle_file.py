@@ -576,10 +576,7 @@ class _Parser:
                     starts[c] |= corners[c]
         elif isinstance(value, dict):
             for c, key in self.color_keys(path, value):
-                squares = value[key]
-                if isinstance(squares, str):
-                    squares = [squares]
-                starts[c].update(self.squares(path + (key,), squares, plain, "start square"))
+                starts[c].update(self.squares(path + (key,), value[key], plain, "start square"))
         else:
             self.fail(path, f'starts must be "corners", "none" or a table like {{blue = "a20"}}, not {_show(value)}')
         for c in range(NUM_COLORS):
