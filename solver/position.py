@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from .errors import IllegalMoveError
 from .geometry import CLASSIC, COLORS, NUM_COLORS, Board, Mask, squares_of
 from .pieces import ALL_PIECES_MASK, MONOMINO, PIECE_SIZES, PIECES
 from .placements import Placement, PlacementTable, placement_table
+from .scoring import advanced_score
 
 
 def grow_candidates(
@@ -319,9 +320,7 @@ class Position:
         left = self.squares_left(color)
         if basic:
             return left
-        if self.hand[color]:
-            return -left
-        return 20 if self.last_piece[color] == MONOMINO else 15
+        return advanced_score(left, self.last_piece[color] == MONOMINO)
 
     def scores(self, basic: bool = False) -> list[int]:
         return [self.score(c, basic) for c in range(NUM_COLORS)]
@@ -342,10 +341,6 @@ class Position:
         """Everything that decides the future of the game (for comparisons
         and transposition tables)."""
         return (tuple(self.occupied), tuple(self.hand), tuple(self.last_piece), self.to_move)
-
-    def placed(self, color: int) -> Iterator[Placement]:
-        """The placements played by a colour in this position's history."""
-        return (p for c, p in self.history if c == color)
 
     def __repr__(self) -> str:
         to_move = COLORS[self.to_move] if self.to_move is not None else "nobody"
