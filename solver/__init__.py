@@ -6,14 +6,17 @@ OR-Tools nor matplotlib; the engines and the renderer import it.
 
 __version__ = "0.1.0"
 
-from .errors import BlokusError, IllegalMoveError, NotationError, PuzzleError, RecordError
+from .errors import BlokusError, BoardError, IllegalMoveError, NotationError, OptionError, PuzzleError, RecordError
 from .geometry import CLASSIC, COLORS, Board
 from .pieces import PIECES, Piece, piece_by_name
 from .placements import PlacementTable, placement_table
 from .position import Move, Position
+from .puzzle import Puzzle
+from .result import SolveResult, Status
+from .solving import solve
 
 __all__ = [
-    "BlokusError", "IllegalMoveError", "NotationError", "PuzzleError", "RecordError",
+    "BlokusError", "BoardError", "IllegalMoveError", "NotationError", "OptionError", "PuzzleError", "RecordError",
     "CLASSIC", "COLORS", "Board", "PIECES", "Piece", "piece_by_name",
-    "PlacementTable", "placement_table", "Move", "Position",
+    "PlacementTable", "placement_table", "Move", "Position", "Puzzle", "SolveResult", "Status", "solve",
 ]
