@@ -1,0 +1,18 @@
+"""The OR-Tools CP-SAT engine: one model of any puzzle, solved by CP-SAT.
+It never imports the search engine; both return the same SolveResult.
+
+- ``model.py``: :func:`build`, the model of a puzzle's rules, with one
+  boolean per candidate placement (see its docstring for the constraints);
+- ``connectivity.py``: the ``game`` rule's connectivity, as levels in the
+  model or as cuts added between solves;
+- ``counting.py``: symmetry breaking while counting, and the images that
+  expand each solution found back to all its symmetric copies;
+- ``hints.py``: :func:`add_hint`, a complete solution as a hint;
+- ``driver.py``: :func:`solve`, parameters, the solve loop and the result.
+"""
+
+from .driver import solve
+from .hints import add_hint
+from .model import ENCODINGS, CpsatError, PuzzleModel, build
+
+__all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve"]

@@ -1,0 +1,168 @@
+"""Solving with CP-SAT (:func:`solve`): build the model, set the
+parameters, solve (in rounds of connectivity cuts under the ``cuts``
+encoding), and read the status, solution, objective or count."""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from ..puzzle import Connect, Goal, Puzzle
+from ..result import Progress, ProgressCallback, Solution, SolveResult, Status
+from ..symmetry import interchangeable_colours
+from .connectivity import violations
+from .counting import add_exact_cover_branching, first_square, images
+from .hints import add_hint
+from .model import CpsatError, PuzzleModel, build
+
+
+class _Watcher(cp_model.CpSolverSolutionCallback):
+    """Collects the distinct solutions while counting (dropping those a
+    connectivity cut would exclude) and reports progress: solutions, or
+    objective and bound."""
+
+    def __init__(self, m: PuzzleModel, progress: ProgressCallback | None, collect: bool, start: float):
+        super().__init__()
+        self.m, self.progress, self.collect, self.start = m, progress, collect, start
+        self.solutions: list[Solution] = []
+        self.seen: set[frozenset] = set()
+
+    def on_solution_callback(self) -> None:
+        if self.collect:
+            sol = self.m.solution(self.boolean_value)
+            key = frozenset(sol)
+            if key not in self.seen and not violations(self.m, sol, self.boolean_value):
+                self.seen.add(key)
+                self.solutions.append(sol)
+        if self.progress:
+            text = f"{len(self.solutions)} solutions" if self.collect else "solution found"
+            if self.m.objective is not None:
+                text = f"objective {int(self.objective_value)} bound {int(self.best_objective_bound)}"
+            self.progress(Progress(time.monotonic() - self.start, self.num_branches, text))
+
+
+def solve(
+    puzzle: Puzzle,
+    time_limit: float | None = 60.0,
+    workers: int = 0,
+    seed: int = 0,
+    params: str = "",
+    encoding: str = "auto",
+    count: bool = False,
+    hint: Solution | None = None,
+    progress: ProgressCallback | None = None,
+    symmetric: bool = False,
+) -> SolveResult:
+    """Solve a puzzle with CP-SAT. ``params`` is a text of extra CP-SAT
+    parameters (``"num_workers:4,random_seed:3"``); ``workers`` 0 means
+    one per core. Statuses map one to one; a place-all puzzle with a
+    solution is OPTIMAL."""
+    start = time.monotonic()
+    counting = count or puzzle.goal is Goal.COUNT
+    if counting:
+        puzzle = puzzle.with_goal(Goal.COUNT)
+        encoding = "cuts"  # auxiliary variables would count a solution many times
+    # (the symmetric model ties colours to turns: no relabelling there)
+    ordered = counting and not symmetric and interchangeable_colours(puzzle) and bool(puzzle.pieces[puzzle.colors[0]])
+    first = first_square(puzzle) if counting and not symmetric else None
+    m = build(puzzle, encoding, symmetric, order_colours=ordered, order_board=first)
+    if counting:
+        add_exact_cover_branching(m)
+    if hint:
+        add_hint(m, hint)
+    solver = cp_model.CpSolver()
+    _set_parameters(solver.parameters, puzzle, workers, seed, params, counting, bool(hint))
+    watcher = _Watcher(m, progress, counting, start)
+    status, rounds = _solve_with_cuts(solver, m, watcher, time_limit, start)
+    if status == cp_model.MODEL_INVALID:
+        raise CpsatError(f"CP-SAT rejected the model: {m.model.validate()}")
+    stats = {"rounds": rounds, **m.size}
+    if rounds:
+        stats.update(conflicts=solver.num_conflicts, branches=solver.num_branches)
+    result = SolveResult(Status.UNKNOWN, "cpsat", method=f"cp-sat ({m.encoding})", stats=stats)
+    result.nodes = stats.get("branches", 0)
+    if counting:
+        _read_count(result, puzzle, status, watcher.solutions, ordered, expand=ordered or first is not None)
+    else:
+        _read_solution(result, m, solver, status, rounds)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, counting: bool, hinted: bool) -> None:
+    """Our defaults for the kind of solve, then the caller's ``params``."""
+    if workers:
+        p.num_workers = workers
+    p.random_seed = seed
+    if puzzle.goal is Goal.MAXIMIZE:
+        # presolve does little on these models and has been seen to leave the
+        # bound far off; without it, endgames are proven 1.5-3x sooner
+        p.cp_model_presolve = False
+    if counting:
+        p.enumerate_all_solutions = True
+        p.search_branching = cp_model.FIXED_SEARCH
+        # measured on tetromino-8x10: long learned clauses, kept few and unminimised
+        p.merge_text_format("use_sat_inprocessing:false,minimization_algorithm:NONE,clause_cleanup_period:1000")
+    if hinted:
+        # the hint is complete: presolve would only delay using it
+        p.cp_model_presolve = False
+    if params and not p.merge_text_format(params):
+        raise CpsatError(f"bad CP-SAT parameters {params!r} (expected e.g. 'num_workers:4,random_seed:3')")
+
+
+def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watcher, time_limit: float | None,
+                     start: float) -> tuple[int, int]:
+    """Solve within what is left of the time limit; under the ``cuts``
+    encoding of the ``game`` rule (not when counting: the watcher drops
+    disconnected solutions), add the cuts a solution breaks and solve again
+    until one breaks none. Returns the CP-SAT status and the number of solves."""
+    cutting = not watcher.collect and m.encoding == "cuts" and m.puzzle.connect is Connect.GAME
+    rounds = 0
+    while True:
+        if time_limit is not None:
+            left = time_limit - (time.monotonic() - start)
+            if left <= 0:
+                return cp_model.UNKNOWN, rounds
+            solver.parameters.max_time_in_seconds = left
+        status = solver.solve(m.model, watcher)
+        rounds += 1
+        if not cutting or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return status, rounds
+        cuts = violations(m, m.solution(solver.boolean_value), solver.boolean_value)
+        if not cuts:
+            return status, rounds
+        for cut in cuts:
+            cut.add_to(m)
+
+
+def _read_count(result: SolveResult, puzzle: Puzzle, status: int, found: list[Solution], ordered: bool, expand: bool) -> None:
+    """Fill in a count: the solutions found, expanded to all their images
+    when symmetry was broken; complete when CP-SAT finished."""
+    done = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    solutions = images(puzzle, found, ordered) if expand else found
+    n = len(solutions)
+    result.status = (Status.OPTIMAL if n else Status.INFEASIBLE) if done else (Status.FEASIBLE if n else Status.UNKNOWN)
+    result.solution_count = n
+    result.placements = found[0] if found else []
+    result.count_complete = done
+    result.stats["found"] = len(found)
+    result.solutions = solutions
+
+
+def _read_solution(result: SolveResult, m: PuzzleModel, solver: cp_model.CpSolver, status: int, rounds: int) -> None:
+    """Fill in a solve: the placements, and the objective and bound of a
+    maximize goal (the model's bound when no solution was found)."""
+    maximize = m.puzzle.goal is Goal.MAXIMIZE
+    if rounds and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        result.placements = m.solution(solver.boolean_value)
+        if maximize:
+            result.objective = int(solver.objective_value)
+            result.bound = int(solver.best_objective_bound)
+            result.status = Status.OPTIMAL if status == cp_model.OPTIMAL else Status.FEASIBLE
+        else:
+            result.status = Status.OPTIMAL
+    elif status == cp_model.INFEASIBLE:
+        result.status = Status.INFEASIBLE
+    elif maximize and m.objective_bound is not None:
+        result.bound = m.objective_bound

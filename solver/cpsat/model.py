@@ -1,0 +1,429 @@
+"""The CP-SAT model of a puzzle's rules (:func:`build`):
+
+- one boolean per candidate placement of a colour: on the board, on no
+  blocked, set-up or must-stay-empty square, not edge-adjacent to the
+  colour's set-up pieces and (``game`` rule) inside the region its root can
+  reach by king moves;
+- each piece of a colour used at most once (exactly once for place-all);
+  each square covered at most once (exactly once when the puzzle has no
+  spare squares); star squares at least once;
+- same-colour edge exclusion, one at-most-one per pair of edge-adjacent
+  squares: of the pieces covering one square but not the other, at most one;
+- a placement is chosen only if one of its corner squares is covered by its
+  colour (the ``touch`` rule, and a cheap necessary condition of ``game``);
+- connectivity for ``game``, as levels (see connectivity.py; the ``cuts``
+  encoding adds nothing here);
+- the same-shape rule, monomino-last (the monomino's squares are never a
+  parent), and the maximize objective (squares placed, or the advanced
+  score with +15 / +20 bonuses), with tight bounds;
+- for counting and the symmetric mode, the symmetry constraints (see
+  counting.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ortools.sat.python import cp_model
+
+from ..errors import BlokusError
+from ..geometry import COLORS, squares_of
+from ..pieces import MONOMINO, NUM_PIECES, PIECE_SIZES
+from ..placements import Placement
+from ..puzzle import Connect, Goal, Measure, Puzzle, SameShape
+from ..scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
+from ..symmetry import interchangeable_colours, quarter_turn_placements, symmetry_applies
+from .connectivity import add_levels
+from .counting import add_board_order, add_colour_order
+
+ENCODINGS = ("auto", "levels", "cuts")
+
+BoolVar = cp_model.IntVar  # a boolean of the model (new_bool_var); .Not() is its negation
+Covering = dict[tuple[int, int], list[tuple[Placement, BoolVar]]]  # (colour, square) -> its candidates
+
+
+class CpsatError(BlokusError, ValueError):
+    """Bad CP-SAT parameters."""
+
+
+@dataclass
+class PuzzleModel:
+    """A built model with the handles needed to read and hint solutions."""
+
+    puzzle: Puzzle
+    encoding: str
+    model: cp_model.CpModel
+    x: dict[tuple[int, Placement], BoolVar] = field(default_factory=dict)  # (colour, placement) -> chosen
+    covered: dict[tuple[int, int], BoolVar] = field(default_factory=dict)  # (colour, square) -> covered
+    levels: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    parents: dict[tuple[int, int, int], BoolVar] = field(default_factory=dict)  # (colour, square, parent)
+    roots: dict[tuple[int, int], BoolVar] = field(default_factory=dict)
+    all_placed: dict[int, BoolVar] = field(default_factory=dict)
+    mono_last: dict[int, BoolVar] = field(default_factory=dict)
+    region: dict[int, int] = field(default_factory=dict)  # colour -> squares it may cover
+    root_mask: dict[int, int] = field(default_factory=dict)  # colour -> fixed root squares
+    objective_bound: int | None = None
+    objective: cp_model.IntVar | None = None
+
+    @property
+    def size(self) -> dict[str, int]:
+        """Numbers of variables, constraints and candidate placements."""
+        proto = self.model.proto
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints), "placements": len(self.x)}
+
+    def solution(self, value: Callable[[BoolVar], bool]) -> list[tuple[int, Placement]]:
+        """The chosen placements, read with ``value`` (a solver's or a
+        solution callback's ``boolean_value``)."""
+        return [(c, p) for (c, p), v in self.x.items() if value(v)]
+
+
+def build(
+    puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colours: bool = False,
+    order_board: int | None = None,
+) -> PuzzleModel:
+    """Build the CP-SAT model of a puzzle (no solving, no printing). With
+    ``symmetric``, only solutions that a quarter turn maps onto themselves
+    with the colours shifted (blue -> yellow -> red -> green) are allowed;
+    with ``order_colours`` (interchangeable colours only) at least one
+    solution of each class of colour relabellings, and with ``order_board``
+    (a square every solution covers) of each class of turns and mirrors."""
+    encoding = _encoding(encoding, puzzle)
+    _check_symmetry_options(puzzle, symmetric, order_colours)
+    m = PuzzleModel(puzzle, encoding, cp_model.CpModel())
+    game = puzzle.connect is Connect.GAME
+    _add_candidates(m)
+    by_colour_piece, covering = _index_candidates(m)
+    _add_piece_constraints(m, by_colour_piece)
+    _add_square_constraints(m, covering)
+    _add_covered(m, covering)
+    _add_start_squares(m)
+    _add_edge_exclusion(m, covering)
+    if game and encoding == "levels":
+        for c in puzzle.colors:
+            add_levels(m, c)
+    if puzzle.connect is not Connect.FREE:
+        _add_corner_contact(m)
+    if puzzle.same_shape is not SameShape.NONE:
+        _add_same_shape(m, covering)
+    if puzzle.goal is Goal.MAXIMIZE:
+        _add_objective(m, by_colour_piece)
+    if order_colours:
+        add_colour_order(m)
+    if order_board is not None:
+        add_board_order(m, order_board)
+    if symmetric:
+        _add_quarter_turn_symmetry(m)
+    if game:
+        _no_monomino_last_on_root(m)
+    return m
+
+
+def _encoding(name: str, puzzle: Puzzle) -> str:
+    """``auto``: levels for maximize (cuts would re-solve to optimality once
+    per round of cuts), cuts otherwise (faster on place-all; see
+    benchmarks/RESULTS.md)."""
+    if name not in ENCODINGS:
+        raise CpsatError(f"unknown connectivity encoding {name!r} (known: {', '.join(ENCODINGS)})")
+    if name == "auto":
+        return "levels" if puzzle.goal is Goal.MAXIMIZE else "cuts"
+    return name
+
+
+def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colours: bool) -> None:
+    """Refuse the symmetric model, or the colour order, on a puzzle it does not fit."""
+    if symmetric and symmetry_applies(puzzle) is not None:
+        raise CpsatError(f"the symmetric model does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
+    if order_colours and (not interchangeable_colours(puzzle) or puzzle.goal is Goal.MAXIMIZE):
+        raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
+
+
+# -- candidates -------------------------------------------------------------------
+
+def _add_candidates(m: PuzzleModel) -> None:
+    """One boolean per placement a colour could ever use: inside its region
+    (see :func:`_region`) and clear of the same-shape rule's set-up blocks."""
+    puzzle, t = m.puzzle, m.puzzle.table
+    owned = _owned_starts(puzzle)
+    shape_block = _same_shape_blocks(puzzle)
+    for c in puzzle.colors:
+        if puzzle.connect is Connect.GAME:
+            m.root_mask[c] = _root_squares(puzzle, c)
+        allowed = m.region[c] = _region(puzzle, c, owned)
+        for piece in puzzle.pieces[c]:
+            for p in t.by_piece[piece]:
+                if t.mask[p] & ~allowed or t.mask[p] & shape_block[piece]:
+                    continue
+                m.x[c, p] = m.model.new_bool_var(f"x_{COLORS[c]}_{p}")
+
+
+def _owned_starts(puzzle: Puzzle) -> int:
+    """Start squares that belong to one colour alone and that it must cover
+    (its only start square, no set-up, pieces to place): no other colour
+    may cover them."""
+    b = puzzle.board
+    owned = 0
+    if puzzle.goal is not Goal.MAXIMIZE:
+        for c in puzzle.colors:
+            if len(b.starts[c]) == 1 and not puzzle.setup_of(c) and puzzle.pieces[c]:
+                owned |= b.start_masks[c]
+    return owned
+
+
+def _same_shape_blocks(puzzle: Puzzle) -> list[int]:
+    """Per piece, the squares the same-shape rule closes to it: the set-up
+    pieces of that shape and the squares next to them."""
+    t = puzzle.table
+    blocks = [0] * NUM_PIECES
+    if puzzle.same_shape is not SameShape.NONE:
+        for c in range(4):
+            for p in puzzle.setup_of(c):
+                around = t.edge[p] | (t.corner[p] if puzzle.same_shape is SameShape.CORNER else 0)
+                blocks[t.piece[p]] |= t.mask[p] | around
+    return blocks
+
+
+def _region(puzzle: Puzzle, c: int, owned: int) -> int:
+    """The squares colour c may cover: free, not edge-adjacent to its set-up
+    pieces, not another colour's owned start square, and (``game`` rule)
+    reachable by king moves from its set-up pieces or start squares."""
+    b, setup = puzzle.board, puzzle.masks.setup[c]
+    allowed = puzzle.masks.free & ~b.edge_neighbours(setup) & ~(owned & ~b.start_masks[c])
+    if puzzle.connect is not Connect.GAME:
+        return allowed
+    if setup:
+        seed = b.corner_neighbours(setup) & allowed
+    else:
+        seed = (b.start_masks[c] or allowed) & allowed
+    return b.king_fill(seed, allowed)
+
+
+def _root_squares(puzzle: Puzzle, c: int) -> int:
+    """Squares where colour c's group surely starts: its set-up pieces, or
+    its start square when it has exactly one (0 when the root is open)."""
+    setup = puzzle.masks.setup[c]
+    if setup:
+        return setup
+    starts = puzzle.board.starts[c]
+    return puzzle.board.start_masks[c] if len(starts) == 1 else 0
+
+
+def _index_candidates(m: PuzzleModel) -> tuple[dict[tuple[int, int], list[BoolVar]], Covering]:
+    """The candidates by (colour, piece), and by (colour, square covered)."""
+    t = m.puzzle.table
+    by_colour_piece: dict[tuple[int, int], list[BoolVar]] = {}
+    covering: Covering = {}
+    for (c, p), v in m.x.items():
+        by_colour_piece.setdefault((c, t.piece[p]), []).append(v)
+        for s in t.squares[p]:
+            covering.setdefault((c, s), []).append((p, v))
+    return by_colour_piece, covering
+
+
+# -- the rules ----------------------------------------------------------------------
+
+def _add_piece_constraints(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
+    """Each piece of a colour at most once; exactly once for place-all (a
+    piece that fits nowhere makes the model infeasible)."""
+    puzzle, model = m.puzzle, m.model
+    for c in puzzle.colors:
+        for piece in puzzle.pieces[c]:
+            vs = by_colour_piece.get((c, piece), [])
+            if puzzle.goal is not Goal.MAXIMIZE:
+                if not vs:
+                    model.add_bool_or([])
+                else:
+                    model.add_exactly_one(vs)
+            elif vs:
+                model.add_at_most_one(vs)
+
+
+def _add_square_constraints(m: PuzzleModel, covering: Covering) -> None:
+    """Each square covered at most once; exactly once if it is a star, or
+    if the puzzle is a fill (place-all with no spare squares)."""
+    puzzle, model, b = m.puzzle, m.model, m.puzzle.board
+    fill = puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0
+    must = puzzle.masks.stars & ~puzzle.masks.taken | (puzzle.masks.free if fill else 0)
+    for s in range(b.size):
+        vs = [v for c in puzzle.colors for _, v in covering.get((c, s), [])]
+        if must >> s & 1:
+            model.add_exactly_one(vs) if vs else model.add_bool_or([])
+        elif len(vs) > 1:
+            model.add_at_most_one(vs)
+
+
+def _add_covered(m: PuzzleModel, covering: Covering) -> None:
+    """The literal covered(c, s), colour c covers square s: the placement
+    itself when only one can, else a boolean equal to their sum."""
+    for (c, s), pvs in covering.items():
+        if len(pvs) == 1:
+            m.covered[c, s] = pvs[0][1]
+        else:
+            v = m.model.new_bool_var(f"cov_{COLORS[c]}_{s}")
+            m.model.add(v == sum(x for _, x in pvs))
+            m.covered[c, s] = v
+
+
+def _add_start_squares(m: PuzzleModel) -> None:
+    """A colour with start squares (and no set-up piece on one) covers one:
+    always when it must place pieces or has set-up pieces, else as soon as
+    it places any."""
+    puzzle, model, b = m.puzzle, m.model, m.puzzle.board
+    setup_sq = puzzle.masks.setup
+    for c in puzzle.colors:
+        if not b.starts[c] or setup_sq[c] & b.start_masks[c]:
+            continue
+        starts = [m.covered[c, s] for s in b.starts[c] if (c, s) in m.covered]
+        if puzzle.goal is not Goal.MAXIMIZE and puzzle.pieces[c] or setup_sq[c]:
+            model.add_bool_or(starts)
+        else:
+            for (col, p), v in m.x.items():
+                if col == c:
+                    model.add_bool_or([v.Not()] + starts)
+
+
+def _add_edge_exclusion(m: PuzzleModel, covering: Covering) -> None:
+    """Same-colour edge exclusion, one at-most-one per pair of edge-adjacent
+    squares: of the placements covering one square but not the other, at
+    most one (a set-up square counts as covered)."""
+    puzzle, model, t, b = m.puzzle, m.model, m.puzzle.table, m.puzzle.board
+    setup_sq = puzzle.masks.setup
+    for c in puzzle.colors:
+        for s in squares_of(m.region.get(c, 0)):
+            for n in (s + 1, s + b.width):
+                if n >= b.size or (n == s + 1 and s % b.width == b.width - 1):
+                    continue
+                if not (c, n) in covering and not setup_sq[c] >> n & 1:
+                    continue
+                bit_n, bit_s = 1 << n, 1 << s
+                lits = [v for p, v in covering.get((c, s), []) if not t.mask[p] & bit_n]
+                lits += [v for p, v in covering.get((c, n), []) if not t.mask[p] & bit_s]
+                if len(lits) > 1:
+                    model.add_at_most_one(lits)
+
+
+def _add_corner_contact(m: PuzzleModel) -> None:
+    """A placement only with one of its corner squares covered by its colour
+    (the ``touch`` rule; necessary for ``game``, where the root piece is
+    exempt). Under ``touch`` each set-up piece touches one too."""
+    puzzle, t = m.puzzle, m.puzzle.table
+    game = puzzle.connect is Connect.GAME
+    setup_sq = puzzle.masks.setup
+    for (c, p), v in m.x.items():
+        corners = t.corner[p]
+        if corners & setup_sq[c]:
+            continue  # touches a set-up piece of its colour
+        if game and t.mask[p] & m.root_mask.get(c, 0):
+            continue  # the root piece
+        lits = _corner_literals(m, c, corners)
+        if game and not m.root_mask.get(c):
+            # no fixed root: the root piece (or a lone piece) touches nothing
+            if m.encoding != "levels":
+                continue
+            lits += [m.roots[c, sq] for sq in t.squares[p] if (c, sq) in m.roots]
+        m.model.add_bool_or([v.Not()] + lits)
+    if puzzle.connect is Connect.TOUCH:
+        for c in puzzle.colors:
+            for p in puzzle.setup_of(c):
+                if not t.corner[p] & setup_sq[c]:
+                    m.model.add_bool_or(_corner_literals(m, c, t.corner[p]))
+
+
+def _corner_literals(m: PuzzleModel, c: int, corners: int) -> list[BoolVar]:
+    """covered(c, n) for the squares n of ``corners`` that colour c can cover."""
+    return [m.covered[c, n] for n in squares_of(corners) if (c, n) in m.covered]
+
+
+def _add_same_shape(m: PuzzleModel, covering: Covering) -> None:
+    """The same-shape rule: two pieces of one shape in different colours
+    never cover edge-adjacent squares (or corner-adjacent, under
+    ``corner``)."""
+    puzzle, model, t, b = m.puzzle, m.model, m.puzzle.table, m.puzzle.board
+    by_piece: dict[tuple[int, int, int], list[BoolVar]] = {}
+    for (c, s), pvs in covering.items():
+        for p, v in pvs:
+            by_piece.setdefault((t.piece[p], c, s), []).append(v)
+    for (piece, c, s), vs in by_piece.items():
+        near = b.edge_neighbours(1 << s)
+        if puzzle.same_shape is SameShape.CORNER:
+            near |= b.corner_neighbours(1 << s)
+        for n in squares_of(near):
+            for d in puzzle.colors:
+                if d <= c:
+                    continue
+                ws = by_piece.get((piece, d, n))
+                if ws:
+                    # a piece of this shape in colour c on s, and one in d on n
+                    model.add(sum(vs) + sum(ws) <= 1)
+
+
+# -- objective ------------------------------------------------------------------------
+
+def _add_objective(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
+    """Maximize the target colours' squares placed, or their advanced score
+    (minus the squares left in hand, +15 with every piece placed, +20 more
+    with the monomino last), between tight bounds."""
+    puzzle, model, t = m.puzzle, m.model, m.puzzle.table
+    terms = []
+    bound = 0
+    for c in puzzle.target:
+        total = sum(PIECE_SIZES[i] for i in puzzle.pieces[c])
+        squares = sum(len(t.squares[p]) * v for (col, p), v in m.x.items() if col == c)
+        if puzzle.measure is Measure.SQUARES:
+            terms.append(squares)
+            bound += total
+        else:
+            terms.append(squares - total + _bonuses(m, c, by_colour_piece))
+            bound += best_bonus(MONOMINO in puzzle.pieces[c])
+    m.objective_bound = bound
+    in_hand = sum(PIECE_SIZES[i] for c in puzzle.target for i in puzzle.pieces[c])
+    lowest = 0 if puzzle.measure is Measure.SQUARES else -in_hand
+    value = m.objective = model.new_int_var(lowest, bound, "objective")
+    model.add(value == sum(terms))
+    model.maximize(value)
+
+
+def _bonuses(m: PuzzleModel, c: int, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> cp_model.LinearExpr:
+    """Colour c's +15 (every piece placed) and +20 (monomino last) as
+    booleans (all_placed, mono_last) times the bonus."""
+    puzzle, model = m.puzzle, m.model
+    everything = m.all_placed[c] = model.new_bool_var(f"all_{COLORS[c]}")
+    for piece in puzzle.pieces[c]:
+        vs = by_colour_piece.get((c, piece), [])
+        model.add(sum(vs) >= 1).only_enforce_if(everything) if vs else model.add_bool_or([everything.Not()])
+    bonus = ALL_PLACED_BONUS * everything
+    if MONOMINO in puzzle.pieces[c]:
+        # (levels made the flag already; under cuts the solve loop checks it)
+        mono = m.mono_last.get(c)
+        if mono is None:
+            mono = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
+        model.add_implication(mono, everything)
+        bonus += MONOMINO_LAST_BONUS * mono
+    return bonus
+
+
+# -- symmetry and the root's monomino ----------------------------------------------
+
+def _add_quarter_turn_symmetry(m: PuzzleModel) -> None:
+    """A placement is chosen exactly when its quarter-turned image is, in
+    the next colour (blue -> yellow -> red -> green -> blue)."""
+    turn = quarter_turn_placements(m.puzzle)
+    for (c, p), v in m.x.items():
+        image = m.x.get(((c + 1) % 4, turn[p]))
+        m.model.add(v == image) if image is not None else m.model.add_bool_or([v.Not()])
+
+
+def _no_monomino_last_on_root(m: PuzzleModel) -> None:
+    """A monomino on the root square is played first, so it is never last
+    (for a colour with more than one piece)."""
+    puzzle, t = m.puzzle, m.puzzle.table
+    for c in puzzle.colors:
+        root = m.root_mask.get(c, 0)
+        if not root or len(puzzle.pieces[c]) + len(puzzle.setup_of(c)) < 2:
+            continue
+        for (col, p), v in m.x.items():
+            if col == c and t.piece[p] == MONOMINO and t.mask[p] & root:
+                if puzzle.monomino_last:
+                    m.model.add_bool_or([v.Not()])
+                elif c in m.mono_last:
+                    m.model.add_bool_or([v.Not(), m.mono_last[c].Not()])
