@@ -48,6 +48,7 @@ GRID_HEX = "#BDBDBD"
 OUTLINE_HEX = "#1A1A1A"
 FORMATS = ("png", "svg", "gif")
 DPI = 100
+PT = 72 / DPI  # points per pixel: line widths and font sizes are in points
 
 Highlight = tuple[Union[int, str], Union[Placement, str, Iterable[int]]]
 """A suggested placement: (colour index or name, placement index, move text
@@ -186,34 +187,65 @@ def _boundary(board: Board, region: dict[int, object], thick) -> list[tuple[tupl
 
 
 def _figure(scene: _Scene, size_px: int):
+    """Draw a scene on a new matplotlib Figure: the squares, highlights,
+    piece outlines, marks, move numbers, coordinates, title and legend, in
+    that order (later ones on top)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.figure import Figure
-    from matplotlib.patches import Rectangle
 
-    b = scene.board
-    W, H = b.width, b.height
-    lay = layout(b, size_px)
+    lay = layout(scene.board, size_px)
     fig = Figure(figsize=(lay.width / DPI, lay.height / DPI), dpi=DPI, facecolor="white")
     FigureCanvasAgg(fig)
+    ax = _board_axes(fig, scene.board, lay)
+    owner, region = _owners(scene)
+    _draw_squares(ax, scene.board, lay, owner)
+    for c, sqs in scene.highlights:
+        _draw_highlight(ax, scene.board, lay, c, sqs)
+    _draw_outlines(ax, scene.board, lay, region)
+    _draw_start_discs(ax, scene.board, lay, owner)
+    _draw_stars_and_xs(ax, scene, lay, owner)
+    numbered = _draw_numbers(ax, scene, lay) if scene.numbers else set()
+    _draw_last_move(ax, scene, lay, numbered)
+    _draw_coordinates(ax, scene.board, lay)
+    _draw_title(fig, scene.title, lay, size_px)
+    _draw_legend(fig, scene, lay, size_px)
+    return fig
+
+
+def _board_axes(fig, board: Board, lay: Layout):
+    """Axes over the board's pixels, one data unit per square, y up."""
+    W, H = board.width, board.height
     ax = fig.add_axes((lay.left / lay.width, 1 - (lay.top + H * lay.cell) / lay.height,
                        W * lay.cell / lay.width, H * lay.cell / lay.height))
     ax.set_xlim(0, W)
     ax.set_ylim(0, H)
     ax.set_axis_off()
-    pt = 72 / DPI  # points per pixel
-    cell_pt = lay.cell * pt
+    return ax
 
-    def xy(sq: int) -> tuple[float, float]:
-        r, c = divmod(sq, W)
-        return c + 0.5, H - r - 0.5
 
+def _centre(board: Board, sq: int) -> tuple[float, float]:
+    """Data coordinates of the centre of square ``sq``."""
+    r, c = divmod(sq, board.width)
+    return c + 0.5, board.height - r - 0.5
+
+
+def _owners(scene: _Scene) -> tuple[dict[int, int], dict[int, object]]:
+    """The colour on each covered square, and the region each square
+    belongs to for outlines (the piece's number, or ``#`` if blocked)."""
     owner: dict[int, int] = {}
-    region: dict[int, object] = {sq: "#" for sq in b.blocked}
+    region: dict[int, object] = {sq: "#" for sq in scene.board.blocked}
     for i, (c, sqs, _) in enumerate(scene.pieces):
         for sq in sqs:
             owner[sq] = c
             region[sq] = i
+    return owner, region
+
+
+def _draw_squares(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
+    """Every square filled (colour, empty or blocked) with a thin grid line."""
+    from matplotlib.collections import PolyCollection
+
+    W, H = b.width, b.height
     faces = []
     polys = []
     for sq in range(b.size):
@@ -221,62 +253,101 @@ def _figure(scene: _Scene, size_px: int):
         polys.append(((c, H - r - 1), (c + 1, H - r - 1), (c + 1, H - r), (c, H - r)))
         faces.append(BLOCKED_HEX if sq in b.blocked else COLOR_HEX[owner[sq]] if sq in owner else EMPTY_HEX)
     ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors=GRID_HEX,
-                                     linewidths=max(0.5, lay.cell / 40) * pt, antialiased=False))
+                                     linewidths=max(0.5, lay.cell / 40) * PT, antialiased=False))
 
-    for c, sqs in scene.highlights:
-        for sq in sqs:
-            x, y = xy(sq)
-            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=COLOR_HEX[c], alpha=0.45,
-                                   edgecolor=DARK_HEX[c], hatch="///", linewidth=0))
-        segs = _boundary(b, {sq: 1 for sq in sqs}, lambda a, z: (a is None) != (z is None))
-        ax.add_collection(LineCollection(segs, colors=DARK_HEX[c], linewidths=max(1.5, lay.cell / 10) * pt,
-                                         capstyle="projecting"))
+
+def _draw_highlight(ax, b: Board, lay: Layout, c: int, sqs: tuple[int, ...]) -> None:
+    """A suggested placement: translucent hatched squares in colour c, with
+    an outline in its dark shade."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Rectangle
+
+    for sq in sqs:
+        x, y = _centre(b, sq)
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=COLOR_HEX[c], alpha=0.45,
+                               edgecolor=DARK_HEX[c], hatch="///", linewidth=0))
+    segs = _boundary(b, {sq: 1 for sq in sqs}, lambda a, z: (a is None) != (z is None))
+    ax.add_collection(LineCollection(segs, colors=DARK_HEX[c], linewidths=max(1.5, lay.cell / 10) * PT,
+                                     capstyle="projecting"))
+
+
+def _draw_outlines(ax, b: Board, lay: Layout, region: dict[int, object]) -> None:
+    """A thick dark line around every piece, and around the board."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Rectangle
 
     def piece_edge(a, z) -> bool:
         return a != z and (isinstance(a, int) or isinstance(z, int))
 
-    thick = max(1.5, lay.cell / 9) * pt
+    thick = max(1.5, lay.cell / 9) * PT
     ax.add_collection(LineCollection(_boundary(b, region, piece_edge), colors=OUTLINE_HEX,
                                      linewidths=thick, capstyle="projecting"))
-    ax.add_patch(Rectangle((0, 0), W, H, fill=False, edgecolor=OUTLINE_HEX, linewidth=thick, clip_on=False))
+    ax.add_patch(Rectangle((0, 0), b.width, b.height, fill=False, edgecolor=OUTLINE_HEX, linewidth=thick,
+                           clip_on=False))
 
-    def marks(squares, **style) -> None:
-        pts = [xy(sq) for sq in squares]
-        if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
 
-    for c in range(NUM_COLORS):  # start discs; a square shared by colours gets nested discs
+def _marks(ax, b: Board, squares: Iterable[int], **style) -> None:
+    """One marker at the centre of each square (matplotlib ``plot`` style)."""
+    pts = [_centre(b, sq) for sq in squares]
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
+
+
+def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
+    """A disc in its colour on each free start square; a square shared by
+    colours gets nested discs."""
+    cell_pt = lay.cell * PT
+    for c in range(NUM_COLORS):
         free = [sq for sq in b.starts[c] if sq not in owner]
         for k in range(c + 1):
             shared = [sq for sq in free if sum(sq in b.starts[o] for o in range(c)) == k]
-            marks(shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=COLOR_HEX[c],
-                  markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * pt)
+            _marks(ax, b, shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=COLOR_HEX[c],
+                   markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * PT)
+
+
+def _draw_stars_and_xs(ax, scene: _Scene, lay: Layout, owner: dict[int, int]) -> None:
+    """Star squares (dark star, white once covered) and the x of squares
+    that must stay empty."""
+    b, cell_pt = scene.board, lay.cell * PT
     for covered in (False, True):
         stars = [sq for sq in scene.stars if (sq in owner) == covered]
-        marks(stars, marker="*", markersize=cell_pt * 0.7, markerfacecolor="white" if covered else "#222222",
-              markeredgecolor="#222222", markeredgewidth=max(0.6, lay.cell / 40) * pt)
-    marks(scene.empty, marker="x", markersize=cell_pt * 0.5, markeredgecolor="#555555",
-          markeredgewidth=max(1.0, lay.cell / 12) * pt)
+        _marks(ax, b, stars, marker="*", markersize=cell_pt * 0.7, markerfacecolor="white" if covered else "#222222",
+               markeredgecolor="#222222", markeredgewidth=max(0.6, lay.cell / 40) * PT)
+    _marks(ax, b, scene.empty, marker="x", markersize=cell_pt * 0.5, markeredgecolor="#555555",
+           markeredgewidth=max(1.0, lay.cell / 12) * PT)
 
+
+def _draw_numbers(ax, scene: _Scene, lay: Layout) -> set[int]:
+    """Each placed piece's move number on its square nearest its centre
+    (the last move's in a white disc). Returns the squares used."""
+    b, cell_pt = scene.board, lay.cell * PT
     numbered: set[int] = set()
-    if scene.numbers:
-        for c, sqs, n in scene.pieces:
-            if n is None:
-                continue
-            mx = sum(xy(sq)[0] for sq in sqs) / len(sqs)
-            my = sum(xy(sq)[1] for sq in sqs) / len(sqs)
-            sq = min(sqs, key=lambda s: ((xy(s)[0] - mx) ** 2 + (xy(s)[1] - my) ** 2, s))
-            numbered.add(sq)
-            is_last = set(sqs) == set(scene.last)  # the last move's number sits in a white disc
-            ax.text(*xy(sq), str(n), ha="center", va="center_baseline", color="black" if is_last else TEXT_HEX[c],
-                    fontsize=min(cell_pt * (0.55 if n < 100 else 0.42), 16), fontweight="bold",
-                    bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="black",
-                              linewidth=0.8) if is_last else None)
-    marks([sq for sq in scene.last if sq not in numbered], marker="o", markersize=cell_pt * 0.3,
-          markerfacecolor="black", markeredgecolor="white", markeredgewidth=max(0.6, lay.cell / 40) * pt)
+    for c, sqs, n in scene.pieces:
+        if n is None:
+            continue
+        mx = sum(_centre(b, sq)[0] for sq in sqs) / len(sqs)
+        my = sum(_centre(b, sq)[1] for sq in sqs) / len(sqs)
+        sq = min(sqs, key=lambda s: ((_centre(b, s)[0] - mx) ** 2 + (_centre(b, s)[1] - my) ** 2, s))
+        numbered.add(sq)
+        is_last = set(sqs) == set(scene.last)
+        ax.text(*_centre(b, sq), str(n), ha="center", va="center_baseline", color="black" if is_last else TEXT_HEX[c],
+                fontsize=min(cell_pt * (0.55 if n < 100 else 0.42), 16), fontweight="bold",
+                bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="black",
+                          linewidth=0.8) if is_last else None)
+    return numbered
 
-    # coordinates: letters above and below, numbers left and right
-    font = min(0.5 * lay.cell, 0.55 * lay.label) * pt
+
+def _draw_last_move(ax, scene: _Scene, lay: Layout, numbered: set[int]) -> None:
+    """A black dot on each square of the last move that carries no number."""
+    _marks(ax, scene.board, [sq for sq in scene.last if sq not in numbered], marker="o",
+           markersize=lay.cell * PT * 0.3, markerfacecolor="black", markeredgecolor="white",
+           markeredgewidth=max(0.6, lay.cell / 40) * PT)
+
+
+def _draw_coordinates(ax, b: Board, lay: Layout) -> None:
+    """Column letters above and below the board, row numbers left and right."""
+    W, H = b.width, b.height
+    font = min(0.5 * lay.cell, 0.55 * lay.label) * PT
     gap = (lay.label / 2) / lay.cell  # band centre, in squares
     for col in range(W):
         for y in (-gap, H + gap):
@@ -287,28 +358,37 @@ def _figure(scene: _Scene, size_px: int):
             ax.text(x, H - row - 0.5, str(H - row), ha="center", va="center", fontsize=font,
                     color="#333333", clip_on=False)
 
+
+def _draw_title(fig, title: str, lay: Layout, size_px: int) -> None:
+    """The title, bold, centred in the title band."""
+    if title:
+        fig.text(0.5, 1 - (lay.pad + lay.title / 2) / lay.height, title, ha="center", va="center",
+                 fontsize=0.032 * size_px * PT, fontweight="bold")
+
+
+def _draw_legend(fig, scene: _Scene, lay: Layout, size_px: int) -> None:
+    """The legend band under the board: a swatch and a label per colour on
+    one line, the note centred on the next."""
+    from matplotlib.patches import Rectangle
+
     s = lay.width
-    if scene.title:
-        fig.text(0.5, 1 - (lay.pad + lay.title / 2) / lay.height, scene.title, ha="center", va="center",
-                 fontsize=0.032 * size_px * pt, fontweight="bold")
-    band_top = lay.top + H * lay.cell + lay.label
+    band_top = lay.top + scene.board.height * lay.cell + lay.label
     line_h = lay.legend / 2
-    legend_font = 0.024 * size_px * pt
+    legend_font = 0.024 * size_px * PT
     if scene.legend:
         slot = (s - 2 * lay.pad) / len(scene.legend)
         y = band_top + line_h / 2
         box = 0.55 * line_h
         for i, (c, label) in enumerate(scene.legend):
-            x = lay.pad + i * slot + slot / 2 - 0.9 * box - 0.5 * len(label) * legend_font / pt * 0.55
+            x = lay.pad + i * slot + slot / 2 - 0.9 * box - 0.5 * len(label) * legend_font / PT * 0.55
             fig.add_artist(Rectangle((x / s, 1 - (y + box / 2) / lay.height), box / s, box / lay.height,
-                                     facecolor=COLOR_HEX[c], edgecolor=OUTLINE_HEX, linewidth=1.2 * pt,
+                                     facecolor=COLOR_HEX[c], edgecolor=OUTLINE_HEX, linewidth=1.2 * PT,
                                      transform=fig.transFigure))
             fig.text((x + 1.4 * box) / s, 1 - y / lay.height, label, ha="left", va="center",
                      fontsize=legend_font)
     if scene.note:
         fig.text(0.5, 1 - (band_top + 1.5 * line_h) / lay.height, scene.note, ha="center", va="center",
                  fontsize=legend_font, color="#444444")
-    return fig
 
 
 # -- output -------------------------------------------------------------------
