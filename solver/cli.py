@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from .errors import BlokusError, OptionError
-from .geometry import COLORS, NUM_COLORS, color_index
+from .geometry import COLORS, NUM_COLORS
 from .pieces import PIECES
 from .result import Progress, Status, Stopwatch
 from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, check_int, check_time_limit
@@ -236,57 +236,67 @@ def cmd_show(args) -> int:
     from .text import board_picture, board_rows, position_owner
 
     record, pos = _load_position(args)
+    v = pos.variant
     owner = position_owner(pos)
-    to_move = COLORS[pos.to_move] if pos.to_move is not None else None
+    to_move = pos.name(pos.to_move) if pos.to_move is not None else None
     scores = pos.scores()
-    left = {COLORS[c]: [PIECES[i].name for i in pos.pieces_left(c)] for c in range(NUM_COLORS)}
+    left = {v.names[c]: [PIECES[i].name for i in pos.pieces_left(c)] for c in v.colors}
+    players = {v.player_name(i): s for i, s in enumerate(pos.player_scores())}
     n = args.move if args.move is not None else record.move_count
     if args.json:
         obj = {
             "file": args.file,
-            "variant": record.variant,
+            "variant": v.game,
             "move": n,
             "moves_total": record.move_count,
             "to_move": to_move,
             "game_over": pos.game_over,
-            "scores": {COLORS[c]: scores[c] for c in range(NUM_COLORS)},
-            "basic_scores": {COLORS[c]: pos.score(c, basic=True) for c in range(NUM_COLORS)},
+            "scores": {v.names[c]: scores[c] for c in v.colors},
+            "basic_scores": {v.names[c]: pos.score(c, basic=True) for c in v.colors},
             "pieces_left": left,
             "board": board_rows(pos.board, owner),
+            "player_scores": players,
         }
-        if record.two_player:
-            s1, s2 = pos.seat_scores()
-            obj["seat_scores"] = {"blue+red": s1, "yellow+green": s2}
+        if v.two_player:
+            obj["seat_scores"] = players
+        if v.shared is not None:
+            obj["shared_color"] = v.names[v.shared]
+            obj["shared_player"] = v.player_name(pos.shared_player())
         _emit_json(obj)
         return EXIT_OK
-    print(f"{record.variant}: {args.file}, after move {n} of {record.move_count}")
+    print(f"{v.game}: {args.file}, after move {n} of {record.move_count}")
     print()
     print(board_picture(pos.board, owner))
     print()
     print("Game over" if pos.game_over else f"To move: {to_move}")
     print("Pieces left:")
-    for c in range(NUM_COLORS):
-        names = left[COLORS[c]]
-        print(f"  {COLORS[c]:<6} {len(names):2} pieces, {pos.squares_left(c):2} squares: {' '.join(names) or '-'}")
-    print("Scores (advanced): " + "  ".join(f"{COLORS[c]} {scores[c]:+d}" for c in range(NUM_COLORS)))
-    if record.two_player:
-        s1, s2 = pos.seat_scores()
-        print(f"Seats: blue+red {s1:+d}  yellow+green {s2:+d}")
+    for c in v.colors:
+        names = left[v.names[c]]
+        print(f"  {v.names[c]:<6} {len(names):2} pieces, {pos.squares_left(c):2} squares: {' '.join(names) or '-'}")
+    bonus = "advanced" if v.bonus else "advanced, no bonuses in Junior"
+    print(f"Scores ({bonus}): " + "  ".join(f"{v.names[c]} {scores[c]:+d}" for c in v.colors))
+    if len(v.players) < len(v.colors):
+        label = "Seats" if v.two_player else "Players"
+        print(f"{label}: " + "  ".join(f"{name} {score:+d}" for name, score in players.items()))
+    if v.shared is not None:
+        print(f"{v.names[v.shared].capitalize()} is shared (its score counts for nobody): "
+              f"its next piece is played by {v.player_name(pos.shared_player())}'s player")
     return EXIT_OK
 
 
 def cmd_moves(args) -> int:
     record, pos = _load_position(args)
-    color = color_index(args.color) if args.color else pos.to_move
-    counts = {COLORS[c]: len(pos.legal_placements(c)) for c in range(NUM_COLORS)}
+    v = pos.variant
+    color = v.color_index(args.color) if args.color else pos.to_move
+    counts = {v.names[c]: len(pos.legal_placements(c)) for c in v.colors}
     t = pos.table
     listed = [] if color is None else sorted(pos.legal_placements(color), key=lambda p: (t.piece[p], t.name(p)))
-    to_move = COLORS[pos.to_move] if pos.to_move is not None else None
+    to_move = pos.name(pos.to_move) if pos.to_move is not None else None
     if args.json:
         _emit_json(
             {
                 "to_move": to_move,
-                "color": COLORS[color] if color is not None else None,
+                "color": pos.name(color) if color is not None else None,
                 "legal_counts": counts,
                 "moves": [t.name(p) for p in listed],
                 "pieces": [PIECES[t.piece[p]].name for p in listed],
@@ -298,7 +308,7 @@ def cmd_moves(args) -> int:
         return EXIT_OK
     print(f"To move: {to_move or 'nobody (game over)'}")
     print("Legal moves: " + "  ".join(f"{c} {n}" for c, n in counts.items()))
-    print(f"{COLORS[color]} ({len(listed)}):")
+    print(f"{pos.name(color)} ({len(listed)}):")
     for p in listed:
         print(f"  {PIECES[t.piece[p]].name:<3} {t.name(p)}")
     return EXIT_OK
@@ -466,7 +476,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
     best_move = None if a.best_move is None else _placement_json(t, a.best_move.color, a.best_move.placement)
     obj = {
         "file": args.file,
-        "variant": record.variant,
+        "variant": record.variant.game,
         "move": n,
         "moves_total": record.move_count,
         "to_move": COLORS[pos.to_move] if pos.to_move is not None else None,
@@ -506,7 +516,7 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
     t = pos.table
     to_move = COLORS[pos.to_move] if pos.to_move is not None else "nobody (game over)"
     kind = "two-player: blue+red against yellow+green" if a.two_player else "four players"
-    print(f"{record.variant}: {args.file}, after move {n} of {record.move_count}, {to_move} to move ({kind})")
+    print(f"{record.variant.game}: {args.file}, after move {n} of {record.move_count}, {to_move} to move ({kind})")
     print()
     _print_color_table(a)
     print()

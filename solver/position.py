@@ -18,10 +18,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import IllegalMoveError
-from .geometry import CLASSIC, COLORS, NUM_COLORS, Board, Mask, squares_of
-from .pieces import ALL_PIECES_MASK, MONOMINO, PIECE_SIZES, PIECES
+from .geometry import NUM_COLORS, Board, Mask, squares_of
+from .pieces import ALL_PIECES_MASK, MONOMINO, NUM_PIECES, PIECE_SIZES, PIECES
 from .placements import Placement, PlacementTable, placement_table
 from .scoring import advanced_score
+from .variants import CLASSIC, Variant, variant_on
 
 
 def grow_candidates(
@@ -64,11 +65,16 @@ class Position:
     """A position on a board, with push/pop. ``push`` trusts its move; the
     checking entry points are :meth:`parse_move` and :meth:`check_move`."""
 
-    def __init__(self, board: Board = CLASSIC):
-        self.board = board
+    def __init__(self, variant: Variant | Board = CLASSIC):
+        if isinstance(variant, Board):
+            variant = variant_on(variant)
+        self.variant = variant
+        self.board = board = variant.board
         self.table: PlacementTable = placement_table(board)
         self.occupied: list[Mask] = [0] * NUM_COLORS
-        self.hand: list[int] = [ALL_PIECES_MASK] * NUM_COLORS
+        self.hand: list[int] = [variant.hand if c in variant.colors else 0 for c in range(NUM_COLORS)]
+        # pieces with a second copy in hand (Junior): the hand bit goes when the last copy does
+        self.spare: list[int] = [h if variant.copies == 2 else 0 for h in self.hand]
         self.last_piece: list[int | None] = [None] * NUM_COLORS
         self.forbidden: list[Mask] = [board.blocked_mask] * NUM_COLORS
         self.reach: list[Mask] = [0] * NUM_COLORS
@@ -86,8 +92,8 @@ class Position:
     def copy(self) -> "Position":
         """An independent copy (history included, undo stack not)."""
         other = Position.__new__(Position)
-        other.board, other.table = self.board, self.table
-        for name in ("occupied", "hand", "last_piece", "forbidden", "reach", "cands", "history"):
+        other.variant, other.board, other.table = self.variant, self.board, self.table
+        for name in ("occupied", "hand", "spare", "last_piece", "forbidden", "reach", "cands", "history"):
             setattr(other, name, list(getattr(self, name)))
         other.initial_setup = [list(ps) for ps in self.initial_setup]
         other.initial_to_move = self.initial_to_move
@@ -98,8 +104,8 @@ class Position:
     def setup(self, placements: dict[int, list[Placement]], to_move: int | None = None) -> None:
         """Put pieces on the board without playing them (record set-up,
         puzzle givens). Pieces must not overlap and each colour may place each
-        piece once; contact rules are not checked. Only before the first
-        move (see :meth:`rebase`)."""
+        piece as often as it holds it; contact rules are not checked. Only
+        before the first move (see :meth:`rebase`)."""
         if self.history:
             raise ValueError("set-up after moves: call rebase() first")
         t = self.table
@@ -108,14 +114,13 @@ class Position:
             for p in ps:
                 piece = t.piece[p]
                 if not self.hand[c] >> piece & 1:
-                    raise IllegalMoveError(
-                        f"set-up {t.name(p)!r}: {COLORS[c]} piece {PIECES[piece].name} is already on the board"
-                    )
+                    what = "already on the board" if c in self.variant.colors else "not in this game"
+                    raise IllegalMoveError(f"set-up {t.name(p)!r}: {self.name(c)} piece {PIECES[piece].name} is {what}")
                 if t.mask[p] & taken:
                     raise IllegalMoveError(f"set-up {t.name(p)!r} overlaps another piece")
                 taken |= t.mask[p]
                 self.occupied[c] |= t.mask[p]
-                self.hand[c] &= ~(1 << piece)
+                self._take(c, piece)
                 self.last_piece[c] = piece
                 self.initial_setup[c].append(p)
         self._after_setup(to_move)
@@ -131,11 +136,14 @@ class Position:
         given = self.initial_setup[color]
         if p not in given:
             there = [t.name(q) for q in given if t.mask[q] & t.mask[p]]
-            name = COLORS[color]
+            name = self.name(color)
             found = f"{name}'s piece there is {there[0]!r}" if there else f"no {name} piece is there"
             raise IllegalMoveError(f"cannot remove {t.name(p)!r}: it is not a whole {name} piece on the board; {found}")
         self.occupied[color] &= ~t.mask[p]
-        self.hand[color] |= 1 << t.piece[p]
+        bit = 1 << t.piece[p]
+        if self.hand[color] & bit:
+            self.spare[color] |= bit
+        self.hand[color] |= bit
         given.remove(p)
         self.last_piece[color] = t.piece[given[-1]] if given else None
         self._after_setup(self.to_move)
@@ -228,20 +236,20 @@ class Position:
         if self.to_move is None:
             return "the game is over"
         if not self.hand[c] >> piece.index & 1:
-            return f"{COLORS[c]} has already used piece {piece.name}"
+            return f"{self.name(c)} has already used piece {piece.name}"
         if m & self.all_occupied:
             sq = next(squares_of(m & self.all_occupied))
             return f"it overlaps a piece on {b.square_name(sq)}"
         own = self.occupied[c]
         if m & b.edge_neighbours(own):
             sq = next(squares_of(m & b.edge_neighbours(own)))
-            return f"{b.square_name(sq)} shares an edge with a {COLORS[c]} piece"
+            return f"{b.square_name(sq)} shares an edge with a {self.name(c)} piece"
         if own:
             if not m & b.corner_neighbours(own):
-                return f"it does not touch a {COLORS[c]} piece at a corner"
+                return f"it does not touch a {self.name(c)} piece at a corner"
         elif b.start_masks[c] and not m & b.start_masks[c]:
             names = " or ".join(b.square_names(b.start_masks[c]))
-            return f"{COLORS[c]}'s first piece must cover its start square {names}"
+            return f"{self.name(c)}'s first piece must cover its start square {names}"
         return None
 
     def check_move(self, move: Move, text: str | None = None) -> None:
@@ -250,7 +258,7 @@ class Position:
         reason = self.illegal_reason(move)
         if reason is not None:
             text = self.table.name(move.placement) if text is None else text
-            raise IllegalMoveError(f"illegal move {text!r} for {COLORS[move.color]}: {reason}")
+            raise IllegalMoveError(f"illegal move {text!r} for {self.name(move.color)}: {reason}")
 
     def parse_move(self, text: str, color: int | None = None) -> Move:
         """Parse squares text into a legal move for ``color`` (default: the
@@ -271,7 +279,7 @@ class Position:
         t = self.table
         self._stack.append(
             (
-                self.occupied[:], self.hand[:], self.last_piece[:], self.forbidden[:],
+                self.occupied[:], self.hand[:], self.spare[:], self.last_piece[:], self.forbidden[:],
                 self.reach[:], self.cands[:], self.to_move,
             )
         )
@@ -280,10 +288,10 @@ class Position:
         for o in range(NUM_COLORS):
             f[o] |= m
         piece = t.piece[p]
-        fc = f[c] = f[c] | t.edge[p] | (1 << (t.piece_bit_base + piece))
+        last_copy = self._take(c, piece)
+        fc = f[c] = f[c] | t.edge[p] | (last_copy << (t.piece_bit_base + piece))
         first = not self.occupied[c]
         self.occupied[c] |= m
-        self.hand[c] &= ~(1 << piece)
         self.last_piece[c] = piece
         self.reach[c], self.cands[c] = grow_candidates(
             t, p, fc, 0 if first else self.reach[c], () if first else self.cands[c]
@@ -294,10 +302,19 @@ class Position:
     def pop(self) -> Move:
         """Undo the last push, restoring the exact earlier state."""
         (
-            self.occupied, self.hand, self.last_piece, self.forbidden,
+            self.occupied, self.hand, self.spare, self.last_piece, self.forbidden,
             self.reach, self.cands, self.to_move,
         ) = self._stack.pop()
         return self.history.pop()
+
+    def _take(self, c: int, piece: int) -> int:
+        """Take one copy of a piece from c's hand; 1 when it was the last."""
+        bit = 1 << piece
+        if self.spare[c] & bit:
+            self.spare[c] &= ~bit
+            return 0
+        self.hand[c] &= ~bit
+        return 1
 
     def _next_to_move(self, after: int) -> int | None:
         for i in range(1, NUM_COLORS + 1):
@@ -308,27 +325,54 @@ class Position:
 
     # -- scores ---------------------------------------------------------------
     def pieces_left(self, color: int) -> list[int]:
-        return [i for i in range(len(PIECES)) if self.hand[color] >> i & 1]
+        """Piece indices in hand, a piece twice while both copies are."""
+        hand, spare = self.hand[color], self.spare[color]
+        return sorted([i for i in range(NUM_PIECES) if hand >> i & 1] + [i for i in range(NUM_PIECES) if spare >> i & 1])
 
     def squares_left(self, color: int) -> int:
-        return _hand_squares(self.hand[color])
+        return _hand_squares(self.hand[color]) + (_hand_squares(self.spare[color]) if self.spare[color] else 0)
 
     def score(self, color: int, basic: bool = False) -> int:
         """Advanced score (default): minus the squares left in hand; +15 when
-        all pieces are placed, +20 when the monomino went last. Basic score:
-        the squares left in hand (lower is better)."""
+        all pieces are placed, +20 when the monomino went last (no bonus in
+        Junior). Basic score: the squares left in hand (lower is better).
+        A colour slot not in the game scores 0."""
+        if color not in self.variant.colors:
+            return 0
         left = self.squares_left(color)
         if basic:
             return left
+        if not self.variant.bonus:
+            return -left
         return advanced_score(left, self.last_piece[color] == MONOMINO)
 
     def scores(self, basic: bool = False) -> list[int]:
         return [self.score(c, basic) for c in range(NUM_COLORS)]
 
     def seat_scores(self) -> tuple[int, int]:
-        """Two-player seats: blue+red against yellow+green."""
+        """Two seats: colours 0 and 2 against 1 and 3 (blue+red against
+        yellow+green; in Duo and Junior the two colours themselves)."""
         s = self.scores()
         return s[0] + s[2], s[1] + s[3]
+
+    def player_scores(self) -> list[int]:
+        """Each player's score: the sum of the player's colours (the shared
+        colour of the Three-Player game counts for nobody)."""
+        s = self.scores()
+        return [sum(s[c] for c in colors) for colors in self.variant.players]
+
+    def shared_player(self) -> int | None:
+        """Three-Player: the player whose turn it is with the shared colour,
+        (its pieces on the board, set-up included) mod 3; else None."""
+        shared = self.variant.shared
+        if shared is None:
+            return None
+        placed = len(self.initial_setup[shared]) + sum(1 for c, _ in self.history if c == shared)
+        return placed % len(self.variant.players)
+
+    def name(self, color: int) -> str:
+        """The colour's name in this variant (``blue``, ``purple``)."""
+        return self.variant.names[color]
 
     # -- misc -----------------------------------------------------------------
     def color_at(self, sq: int) -> int | None:
@@ -340,10 +384,10 @@ class Position:
     def state_key(self) -> tuple:
         """Everything that decides the future of the game (for comparisons
         and transposition tables)."""
-        return (tuple(self.occupied), tuple(self.hand), tuple(self.last_piece), self.to_move)
+        return (tuple(self.occupied), tuple(self.hand), tuple(self.spare), tuple(self.last_piece), self.to_move)
 
     def __repr__(self) -> str:
-        to_move = COLORS[self.to_move] if self.to_move is not None else "nobody"
+        to_move = self.name(self.to_move) if self.to_move is not None else "nobody"
         return f"<Position {len(self.history)} moves, {to_move} to move>"
 
     def _repr_png_(self) -> bytes:

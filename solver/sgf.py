@@ -17,13 +17,15 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import IllegalMoveError, NotationError, RecordError
-from .geometry import CLASSIC, COLORS, NUM_COLORS
-from .pieces import PIECES
-from .position import Move, Position
+from .geometry import NUM_COLORS
+from .position import Position
+from .variants import CLASSIC, CLASSIC_2, VARIANTS, Variant, variant_by_game
 
-VARIANTS = ("Blokus", "Blokus Two-Player")
-MOVE_PROPS = {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
-SETUP_PROPS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3}
+# Move properties as Pentobi reads them (NodeUtil.cpp): the colour numbers,
+# B and W in two-colour games, and the names older versions wrote.
+MOVE_PROPS_4 = {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
+MOVE_PROPS_2 = {"B": 0, "W": 1, "1": 0, "2": 1, "BLUE": 0, "GREEN": 1}
+SETUP_PROPS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3, "AB": 0, "AW": 1}
 APPLICATION = "blokus-solver"
 # Limits that keep a hostile file from costing much more than its size: the
 # size of a record (real ones take a few KB, Pentobi's opening books up to
@@ -231,22 +233,28 @@ def parse_sgf(text: str, source: str = "<text>") -> list[SgfNode]:
     return _Parser(text, source).collection()
 
 
+def move_props(variant: Variant) -> dict[str, int]:
+    """The move properties of a variant's records, by colour."""
+    return MOVE_PROPS_2 if len(variant.colors) == 2 else MOVE_PROPS_4
+
+
 @dataclass
 class GameRecord:
-    """The main line of a Blokus game record."""
+    """The main line of a Blokus game record of a variant."""
 
-    variant: str
+    variant: Variant
     nodes: list[SgfNode]  # root first, then the main line
     source: str = "<text>"
 
     @property
     def two_player(self) -> bool:
-        return self.variant == "Blokus Two-Player"
+        return self.variant.two_player
 
     @property
     def move_count(self) -> int:
         """Moves on the main line (set-up nodes are not moves)."""
-        return sum(1 for n in self.nodes if _move_prop(n, self.source) is not None)
+        props = move_props(self.variant)
+        return sum(1 for n in self.nodes if _move_prop(n, self.source, props) is not None)
 
     def position(self, moves: int | None = None) -> Position:
         """Replay the main line up to ``moves`` moves (default: all).
@@ -258,10 +266,11 @@ class GameRecord:
             moves = total
         if moves < 0 or moves > total:
             raise RecordError(f"{self.source}: move {moves} is out of range: the record has {total} moves")
-        pos = Position(CLASSIC)
+        pos = Position(self.variant)
+        props = move_props(self.variant)
         done = 0
         for node in self.nodes:
-            prop = _move_prop(node, self.source)
+            prop = _move_prop(node, self.source, props)
             if done == moves and prop is not None:
                 break  # everything before move N + 1, set-up nodes included
             self._apply_setup(pos, node)
@@ -274,17 +283,25 @@ class GameRecord:
             text = ",".join(prop.values)
             try:
                 _check_size(text)
-                move = pos.parse_move(text, MOVE_PROPS[prop.ident])
+                move = pos.parse_move(text, props[prop.ident])
             except (NotationError, IllegalMoveError) as e:
                 raise RecordError(f"{where}: {e}") from None
             pos.push(move)
         return pos
 
     def _apply_setup(self, pos: Position, node: SgfNode) -> None:
-        """Apply a node's AE, then A1..A4 and PL. Set-up after moves makes
-        the moves set-up pieces first (as Pentobi does), so AE can take back
-        a played piece; AE must name a whole piece that is on the board."""
-        setup = {c: node.get(p) for p, c in SETUP_PROPS.items() if node.get(p)}
+        """Apply a node's AE, then A1..A4 (AB and AW: the first two colours)
+        and PL. Set-up after moves makes the moves set-up pieces first (as
+        Pentobi does), so AE can take back a played piece; AE must name a
+        whole piece that is on the board."""
+        setup: dict[int, SgfProperty] = {}
+        for ident, c in SETUP_PROPS.items():
+            prop = node.get(ident)
+            if prop is not None:
+                if c in setup:
+                    raise RecordError(f"{self.source}:{prop.line}:{prop.col}: {ident} and {setup[c].ident} "
+                                      f"both set up {pos.name(c) or 'colour ' + str(c + 1)}")
+                setup[c] = prop
         empty = node.get("AE")
         player = node.get("PL")
         if not (setup or empty or player):
@@ -295,11 +312,12 @@ class GameRecord:
         try:
             for value in empty.values if empty else []:
                 _remove(pos, value)
+            most = len(self.variant.pieces) * self.variant.copies
             for prop in setup.values():
-                if len(prop.values) > len(PIECES):
-                    raise IllegalMoveError(f"{prop.ident} lists {len(prop.values)} pieces; a colour has {len(PIECES)}")
+                if len(prop.values) > most:
+                    raise IllegalMoveError(f"{prop.ident} lists {len(prop.values)} pieces; a colour has {most}")
             placements = {c: [_parse(pos, v) for v in prop.values] for c, prop in setup.items()}
-            to_move = _player(player.values[0]) if player else pos.to_move
+            to_move = _player(player.values[0], self.variant) if player else pos.to_move
             pos.setup(placements, to_move)
         except (NotationError, IllegalMoveError) as e:
             raise RecordError(f"{where}: bad set-up: {e}") from None
@@ -331,18 +349,19 @@ def _remove(pos: Position, value: str) -> None:
         raise IllegalMoveError(f"AE[{_clip(value)}]: {e}") from None
 
 
-def _player(value: str) -> int:
-    """PL value: 1..4, or B and W (the first two colours), as Pentobi reads it."""
+def _player(value: str, variant: Variant) -> int:
+    """PL value as Pentobi reads it: B or 1, W or 2, and 3 and 4 where the
+    game has that many colours."""
     v = value.strip()
-    if v in ("1", "2", "3", "4"):
-        return int(v) - 1
-    if v in ("B", "W"):
-        return "BW".index(v)
-    raise NotationError(f"PL[{_clip(value)}] is not a colour (1..4)")
+    c = {"B": 0, "W": 1}.get(v, int(v) - 1 if v in ("1", "2", "3", "4") else None)
+    if c is None or c not in variant.colors:
+        ids = "1..4" if len(variant.colors) == 4 else "B or W"
+        raise NotationError(f"PL[{_clip(value)}] is not a colour ({ids})")
+    return c
 
 
-def _move_prop(node: SgfNode, source: str) -> SgfProperty | None:
-    found = [p for p in node.props if p.ident in MOVE_PROPS]
+def _move_prop(node: SgfNode, source: str, props: dict[str, int]) -> SgfProperty | None:
+    found = [p for p in node.props if p.ident in props]
     if len(found) > 1:
         second = found[1]
         raise RecordError(
@@ -359,23 +378,24 @@ def read_record(text: str, source: str = "<text>") -> GameRecord:
     if gm is None:
         raise RecordError(f"{source}:{root.line}:{root.col}: the root node has no GM property")
     # Pentobi reads GM without regard to case or surrounding space.
-    variant = next((v for v in VARIANTS if v.lower() == gm.values[0].strip().lower()), None)
+    variant = variant_by_game(gm.values[0])
     if variant is None:
+        supported = ", ".join(v.game for v in VARIANTS.values())
         raise RecordError(
-            f"{source}:{gm.line}:{gm.col}: unsupported game GM[{_clip(gm.values[0].strip())}]"
-            f" (supported: {', '.join(VARIANTS)})"
+            f"{source}:{gm.line}:{gm.col}: unsupported game GM[{_clip(gm.values[0].strip())}] (supported: {supported})"
         )
     nodes = [root]
     while nodes[-1].children:
         nodes.append(nodes[-1].children[0])
+    props = move_props(variant)
     for node in nodes:
-        _move_prop(node, source)  # reject nodes with two moves early
-        for bad in ("B", "W", "AB", "AW"):
-            prop = node.get(bad)
-            if prop:
-                raise RecordError(
-                    f"{source}:{prop.line}:{prop.col}: property {bad} is not used in GM[{variant}] (colours are 1..4)"
-                )
+        _move_prop(node, source, props)  # reject nodes with two moves early
+        if len(variant.colors) == 4:
+            for bad in ("B", "W", "AB", "AW"):
+                prop = node.get(bad)
+                if prop:
+                    raise RecordError(f"{source}:{prop.line}:{prop.col}: property {bad} is not used in "
+                                      f"GM[{variant.game}] (colours are 1..4)")
     return GameRecord(variant, nodes, source)
 
 
@@ -402,22 +422,24 @@ def _escape(text: str) -> str:
 
 def write_record(pos: Position, two_player: bool = False, comments: dict[int, str] | None = None) -> str:
     """The game that led to ``pos`` as Pentobi-style SGF text: set-up pieces
-    (if any) in the root node, then one node per move. ``comments`` maps a
-    move number (0 = root) to a comment."""
+    (if any) in the root node, then one node per move, with the property
+    names of the position's variant (``two_player``: write a classic
+    four-player position as the two-player game). ``comments`` maps a move
+    number (0 = root) to a comment."""
     from . import __version__
 
     comments = comments or {}
     t = pos.table
-    variant = VARIANTS[1] if two_player else VARIANTS[0]
-    root = f";GM[{variant}]CA[UTF-8]AP[{APPLICATION}:{__version__}]"
+    variant = CLASSIC_2 if two_player and pos.variant == CLASSIC else pos.variant
+    root = f";GM[{variant.game}]CA[UTF-8]AP[{APPLICATION}:{__version__}]"
     for c in range(NUM_COLORS):
         if pos.initial_setup[c]:
-            root += f"A{c + 1}" + "".join(f"[{t.name(p)}]" for p in pos.initial_setup[c])
+            root += variant.setup_ids[c] + "".join(f"[{t.name(p)}]" for p in pos.initial_setup[c])
     if pos.initial_to_move is not None:  # set by set-up, even one that left the board empty
-        root += f"PL[{pos.initial_to_move + 1}]"
+        root += f"PL[{variant.move_ids[pos.initial_to_move]}]"
     lines = ["(", root + (f"C[{_escape(comments[0])}]" if 0 in comments else "")]
     for i, (c, p) in enumerate(pos.history, start=1):
-        node = f";{c + 1}[{t.name(p)}]"
+        node = f";{variant.move_ids[c]}[{t.name(p)}]"
         if i in comments:
             node += f"C[{_escape(comments[i])}]"
         lines.append(node)

@@ -37,11 +37,13 @@ def owner_letters(table, pieces) -> dict[int, str]:
 
 
 def position_owner(pos) -> dict[int, str]:
-    """Square -> colour letter for a Position."""
+    """Square -> colour letter for a Position: the initial of the colour's
+    name in its variant (B Y R G; P O in Duo; G O in Junior)."""
     owner = {}
     for c, m in enumerate(pos.occupied):
+        letter = pos.name(c)[:1].upper()
         while m:
             low = m & -m
-            owner[low.bit_length() - 1] = COLOR_LETTERS[c]
+            owner[low.bit_length() - 1] = letter
             m ^= low
     return owner

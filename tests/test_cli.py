@@ -269,9 +269,9 @@ class TestErrors:
         assert f"{bad}:2:3:" in err
 
     def test_unsupported_variant(self, capsys, tmp_path):
-        bad = tmp_path / "duo.blksgf"
-        bad.write_text("(;GM[Blokus Duo];1[e10])\n", encoding="utf-8")
-        assert "unsupported game GM[Blokus Duo]" in run_error(capsys, "show", str(bad))
+        bad = tmp_path / "trigon.blksgf"
+        bad.write_text("(;GM[Blokus Trigon];1[r15])\n", encoding="utf-8")
+        assert "unsupported game GM[Blokus Trigon]" in run_error(capsys, "show", str(bad))
 
     @pytest.mark.parametrize("cmd", ["show", "moves"])
     def test_move_past_end(self, capsys, cmd):

@@ -86,7 +86,7 @@ SIDE_ONLY_SQUARES = ["a18", "r1", "a2", "c2", "b15", "o3", "q3", "p4", "g2", "a1
 class TestMainLine:
     def test_main_line_is_first_child_everywhere(self):
         rec = read_record(read_data("variations.blksgf"), "variations.blksgf")
-        assert rec.variant == "Blokus"
+        assert rec.variant.game == "Blokus"
         assert not rec.two_player
         assert rec.move_count == len(VARIATIONS_MAIN) == 10
         pos = rec.position()
@@ -203,7 +203,7 @@ class TestTwoPlayer:
 
     def test_variant_and_final_scores(self):
         rec = load_record(str(DATA / "two_player.blksgf"))
-        assert rec.variant == "Blokus Two-Player"
+        assert rec.variant.game == "Blokus Two-Player"
         assert rec.two_player
         moves = self.main_line_moves()
         assert rec.move_count == len(moves) == 59
@@ -339,7 +339,7 @@ class TestRoundTrip:
         pos = random_game(seed)
         text = write_record(pos, two_player=True)
         rec = read_record(text)
-        assert rec.variant == "Blokus Two-Player" and rec.two_player
+        assert rec.variant.game == "Blokus Two-Player" and rec.two_player
         assert rec.position().state_key() == pos.state_key()
         assert not read_record(write_record(pos)).two_player
 
@@ -475,7 +475,7 @@ class TestErrors:
         assert msg.startswith("game.blksgf:1:2:")
         assert "no GM property" in msg
 
-    @pytest.mark.parametrize("game", ["Blokus Duo", "Blokus Trigon", "1"])
+    @pytest.mark.parametrize("game", ["Blokus Trigon", "Blokus Trigon Two-Player", "1"])
     def test_unsupported_gm(self, game):
         msg = record_error(f"(;FF[4]GM[{game}]\n;1[a20])")
         assert msg.startswith("game.blksgf:1:8:")
@@ -681,12 +681,12 @@ class TestBadInput:
             ("(;GM[Blokus]C[a][b", "game.blksgf:1:17: unexpected end of file inside a property value"),
             ("(;GM[Blokus]\n;É[x])", "game.blksgf:2:2: unexpected 'É' between nodes"),
             ("(;GM;1[a20])", "game.blksgf:1:3: property GM has no value"),
-            ("(;GM[]\n;1[a20])", "game.blksgf:1:3: unsupported game GM[] (supported: Blokus, Blokus Two-Player)"),
+            ("(;GM[]\n;1[a20])", "game.blksgf:1:3: unsupported game GM[] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior)"),
             ("(;GM[Blokus]GM[Blokus])", "game.blksgf:1:13: property GM appears twice in one node"),
             ("(;gm[Blokus];1[a20])", "game.blksgf:1:2: the root node has no GM property"),
             ("(;FF[4];GM[Blokus])", "game.blksgf:1:2: the root node has no GM property"),
             ("(;GM[" + "x" * 100 + "])", "game.blksgf:1:3: unsupported game GM[" + "x" * 40
-             + "...] (supported: Blokus, Blokus Two-Player)"),
+             + "...] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior)"),
             ("(;GM[Blokus]AB[a20])", "game.blksgf:1:13: property AB is not used in GM[Blokus] (colours are 1..4)"),
             ("(;GM[Blokus];1[a20]BLUE[a20])", "game.blksgf:1:20: a node holds two moves (1 and BLUE)"),
             ("(;GM[Blokus]\n;PL[9])", "game.blksgf:2:1: bad set-up: PL[9] is not a colour (1..4)"),
@@ -722,7 +722,7 @@ class TestBadInput:
     def test_gm_read_as_pentobi_reads_it(self, gm, variant):
         # Pentobi trims GM and ignores case; of several values it takes the first.
         rec = read_record(f"(;GM[{gm}];1[a20])")
-        assert rec.variant == variant
+        assert rec.variant.game == variant
         assert rec.position().color_at(sq("a20")) == 0
 
     @pytest.mark.parametrize("value, color", [("B", 0), ("W", 1), (" 3 ", 2)])
