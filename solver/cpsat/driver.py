@@ -136,7 +136,8 @@ def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watche
             cut.add_to(m)
 
 
-def _read_count(result: SolveResult, puzzle: Puzzle, status: int, found: list[Solution], ordered: bool, expand: bool) -> None:
+def _read_count(result: SolveResult, puzzle: Puzzle, status: int, found: list[Solution], ordered: bool,
+                expand: bool) -> None:
     """Fill in a count: the solutions found, expanded to all their images
     when symmetry was broken; complete when CP-SAT finished."""
     done = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
