@@ -84,6 +84,19 @@ def test_bundled_puzzles_agree(name):
     assert both.engines["cpsat"].status is both.engines["search"].status
 
 
+def test_hint_where_a_start_square_holds_a_set_up_piece():
+    """Generated puzzle 1088 (touch rule, a colour's start square under its
+    own set-up piece) once crashed the hint; both engines agree on it."""
+    puzzle = random_puzzle(1088, max_pieces=3)
+    both = solve(puzzle, "both", time_limit=60, workers=1)
+    assert both.disagreement is None and both.status.definitive
+    for encoding in ("levels", "cuts"):
+        m = cpsat.build(puzzle, encoding)
+        if both.placements:
+            cpsat.add_hint(m, both.placements)
+            assert len(m.model.proto.solution_hint.vars) == len(m.model.proto.variables)
+
+
 def test_cpsat_solves_solo21_from_scratch():
     puzzle = load_puzzle(PUZZLES / "solo-21.toml")
     result = solve(puzzle, "cpsat", time_limit=120)

@@ -31,8 +31,9 @@ def add_hint(m: PuzzleModel, placements: Solution) -> None:
     covered = {(c, s) for c, p in placements for s in t.squares[p]}
     for key, v in m.covered.items():
         values[v] = key in covered
-    for c in puzzle.colors:
-        _hint_levels(m, c, placements, covered, values)
+    if m.levels:  # only the levels encoding of the game rule has levels, parents and roots
+        for c in puzzle.colors:
+            _hint_levels(m, c, placements, covered, values)
     for c, v in m.all_placed.items():
         values[v] = all(any(col == c and t.piece[p] == i for col, p in placements) for i in puzzle.pieces[c])
     for c, v in m.mono_last.items():
