@@ -28,20 +28,37 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence, Union
+from typing import Iterable, NamedTuple, Sequence, Union
 
 from .errors import BlokusError
-from .geometry import COLORS, NUM_COLORS, Board, color_index, column_name
+from .geometry import COLORS, NUM_COLORS, Board, column_name
 from .placements import Placement, placement_table
 from .position import Position
 from .puzzle import Puzzle
+from .variants import CLASSIC, Variant
 
-COLOR_HEX: tuple[str, ...] = ("#0072B2", "#F0E442", "#D55E00", "#009E73")
-"""Fill colour per colour index (Okabe-Ito blue, yellow, vermillion, bluish green)."""
-DARK_HEX: tuple[str, ...] = ("#00466E", "#8A8200", "#843A00", "#005C44")
-"""A dark shade of each colour, for highlight outlines and hatching."""
-TEXT_HEX: tuple[str, ...] = ("#FFFFFF", "#000000", "#000000", "#000000")
-"""Move-number text colour on each colour (the one with the better contrast)."""
+class Paint(NamedTuple):
+    """How one colour is drawn: its fill, a dark shade of it (highlight
+    outlines and hatching) and the move-number text colour on it (the one
+    with the better contrast)."""
+
+    fill: str
+    dark: str
+    text: str
+
+
+PAINTS: dict[str, Paint] = {
+    "blue": Paint("#0072B2", "#00466E", "#FFFFFF"),
+    "yellow": Paint("#F0E442", "#8A8200", "#000000"),
+    "red": Paint("#D55E00", "#843A00", "#000000"),  # vermillion
+    "green": Paint("#009E73", "#005C44", "#000000"),  # bluish green
+    "purple": Paint("#CC79A7", "#7A3F66", "#000000"),  # reddish purple (Duo)
+    "orange": Paint("#E69F00", "#7F5800", "#000000"),  # (Duo, Junior)
+    "": Paint("#FFFFFF", "#000000", "#000000"),  # a colour slot not in the game
+}
+"""The Okabe-Ito palette by colour name."""
+COLOR_HEX: tuple[str, ...] = tuple(PAINTS[n].fill for n in COLORS)
+"""Fill colour per classic colour index (blue, yellow, red, green)."""
 EMPTY_HEX = "#FFFFFF"
 BLOCKED_HEX = "#4D4D4D"
 GRID_HEX = "#BDBDBD"
@@ -113,13 +130,15 @@ class _Scene:
     title: str = ""
     legend: Sequence[tuple[int, str]] = ()  # (colour, label)
     note: str = ""
+    paints: tuple[Paint, ...] = tuple(PAINTS[n] for n in COLORS)  # per colour slot
 
 
-def _resolve_highlights(board: Board, highlights: Iterable[Highlight]) -> list[tuple[int, tuple[int, ...]]]:
+def _resolve_highlights(board: Board, highlights: Iterable[Highlight],
+                        variant: Variant = CLASSIC) -> list[tuple[int, tuple[int, ...]]]:
     table = placement_table(board)
     out = []
     for color, what in highlights:
-        c = color_index(color) if isinstance(color, str) else int(color)
+        c = variant.color_index(color) if isinstance(color, str) else int(color)
         if isinstance(what, str):
             what = table.parse(what)
         squares = tuple(table.squares[what]) if isinstance(what, int) else tuple(what)
@@ -134,12 +153,13 @@ def _position_scene(pos: Position, numbers: bool, title: str | None, highlights:
     pieces += [(c, t.squares[p], i) for i, (c, p) in enumerate(pos.history, start=1)]
     last = t.squares[pos.history[-1].placement] if last_move and pos.history else ()
     scores = pos.scores()
-    legend = [(c, f"{COLORS[c]} {scores[c]:+d}") for c in range(NUM_COLORS)]
+    legend = [(c, f"{pos.name(c)} {scores[c]:+d}") for c in pos.variant.colors]
     if note is None:
-        turn = "game over" if pos.game_over else f"{COLORS[pos.to_move]} to move"
+        turn = "game over" if pos.game_over else f"{pos.name(pos.to_move)} to move"
         note = f"after {len(pos.history)} moves, {turn}"
-    return _Scene(pos.board, pieces, highlights=_resolve_highlights(pos.board, highlights), last=tuple(last),
-                  numbers=numbers, title=title or "", legend=legend, note=note)
+    return _Scene(pos.board, pieces, highlights=_resolve_highlights(pos.board, highlights, pos.variant),
+                  last=tuple(last), numbers=numbers, title=title or "", legend=legend, note=note,
+                  paints=tuple(PAINTS[n] for n in pos.variant.names))
 
 
 def _solution_scene(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]], numbers: bool,
@@ -198,11 +218,11 @@ def _figure(scene: _Scene, size_px: int):
     FigureCanvasAgg(fig)
     ax = _board_axes(fig, scene.board, lay)
     owner, region = _owners(scene)
-    _draw_squares(ax, scene.board, lay, owner)
+    _draw_squares(ax, scene.board, lay, {sq: scene.paints[c].fill for sq, c in owner.items()})
     for c, sqs in scene.highlights:
-        _draw_highlight(ax, scene.board, lay, c, sqs)
+        _draw_highlight(ax, scene.board, lay, scene.paints[c], sqs)
     _draw_outlines(ax, scene.board, lay, region)
-    _draw_start_discs(ax, scene.board, lay, owner)
+    _draw_start_discs(ax, scene.board, lay, owner, scene.paints)
     _draw_stars_and_xs(ax, scene, lay, owner)
     numbered = _draw_numbers(ax, scene, lay) if scene.numbers else set()
     _draw_last_move(ax, scene, lay, numbered)
@@ -241,7 +261,7 @@ def _owners(scene: _Scene) -> tuple[dict[int, int], dict[int, object]]:
     return owner, region
 
 
-def _draw_squares(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
+def _draw_squares(ax, b: Board, lay: Layout, fills: dict[int, str]) -> None:
     """Every square filled (colour, empty or blocked) with a thin grid line."""
     from matplotlib.collections import PolyCollection
 
@@ -251,23 +271,23 @@ def _draw_squares(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
     for sq in range(b.size):
         r, c = divmod(sq, W)
         polys.append(((c, H - r - 1), (c + 1, H - r - 1), (c + 1, H - r), (c, H - r)))
-        faces.append(BLOCKED_HEX if sq in b.blocked else COLOR_HEX[owner[sq]] if sq in owner else EMPTY_HEX)
+        faces.append(BLOCKED_HEX if sq in b.blocked else fills.get(sq, EMPTY_HEX))
     ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors=GRID_HEX,
                                      linewidths=max(0.5, lay.cell / 40) * PT, antialiased=False))
 
 
-def _draw_highlight(ax, b: Board, lay: Layout, c: int, sqs: tuple[int, ...]) -> None:
-    """A suggested placement: translucent hatched squares in colour c, with
-    an outline in its dark shade."""
+def _draw_highlight(ax, b: Board, lay: Layout, paint: Paint, sqs: tuple[int, ...]) -> None:
+    """A suggested placement: translucent hatched squares in its colour,
+    with an outline in the colour's dark shade."""
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Rectangle
 
     for sq in sqs:
         x, y = _centre(b, sq)
-        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=COLOR_HEX[c], alpha=0.45,
-                               edgecolor=DARK_HEX[c], hatch="///", linewidth=0))
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=paint.fill, alpha=0.45,
+                               edgecolor=paint.dark, hatch="///", linewidth=0))
     segs = _boundary(b, {sq: 1 for sq in sqs}, lambda a, z: (a is None) != (z is None))
-    ax.add_collection(LineCollection(segs, colors=DARK_HEX[c], linewidths=max(1.5, lay.cell / 10) * PT,
+    ax.add_collection(LineCollection(segs, colors=paint.dark, linewidths=max(1.5, lay.cell / 10) * PT,
                                      capstyle="projecting"))
 
 
@@ -293,7 +313,7 @@ def _marks(ax, b: Board, squares: Iterable[int], **style) -> None:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
 
 
-def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
+def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int], paints: tuple[Paint, ...]) -> None:
     """A disc in its colour on each free start square; a square shared by
     colours gets nested discs."""
     cell_pt = lay.cell * PT
@@ -301,7 +321,7 @@ def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int]) -> None:
         free = [sq for sq in b.starts[c] if sq not in owner]
         for k in range(c + 1):
             shared = [sq for sq in free if sum(sq in b.starts[o] for o in range(c)) == k]
-            _marks(ax, b, shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=COLOR_HEX[c],
+            _marks(ax, b, shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=paints[c].fill,
                    markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * PT)
 
 
@@ -330,7 +350,7 @@ def _draw_numbers(ax, scene: _Scene, lay: Layout) -> set[int]:
         sq = min(sqs, key=lambda s: ((_centre(b, s)[0] - mx) ** 2 + (_centre(b, s)[1] - my) ** 2, s))
         numbered.add(sq)
         is_last = set(sqs) == set(scene.last)
-        ax.text(*_centre(b, sq), str(n), ha="center", va="center_baseline", color="black" if is_last else TEXT_HEX[c],
+        ax.text(*_centre(b, sq), str(n), ha="center", va="center_baseline", color="black" if is_last else scene.paints[c].text,
                 fontsize=min(cell_pt * (0.55 if n < 100 else 0.42), 16), fontweight="bold",
                 bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="black",
                           linewidth=0.8) if is_last else None)
@@ -382,7 +402,7 @@ def _draw_legend(fig, scene: _Scene, lay: Layout, size_px: int) -> None:
         for i, (c, label) in enumerate(scene.legend):
             x = lay.pad + i * slot + slot / 2 - 0.9 * box - 0.5 * len(label) * legend_font / PT * 0.55
             fig.add_artist(Rectangle((x / s, 1 - (y + box / 2) / lay.height), box / s, box / lay.height,
-                                     facecolor=COLOR_HEX[c], edgecolor=OUTLINE_HEX, linewidth=1.2 * PT,
+                                     facecolor=scene.paints[c].fill, edgecolor=OUTLINE_HEX, linewidth=1.2 * PT,
                                      transform=fig.transFigure))
             fig.text((x + 1.4 * box) / s, 1 - y / lay.height, label, ha="left", va="center",
                      fontsize=legend_font)
@@ -526,7 +546,7 @@ def render_animation(position: Position, path: str | os.PathLike | None = None, 
 def legal_highlights(position: Position, color: int | str, limit: int | None = None) -> list[Highlight]:
     """Highlights for the legal moves of a colour (at most ``limit``, largest
     pieces first): a quick way to show where a colour can still play."""
-    c = color_index(color) if isinstance(color, str) else color
+    c = position.variant.color_index(color) if isinstance(color, str) else color
     t = position.table
     moves = sorted(position.legal_placements(c), key=lambda p: (-len(t.squares[p]), t.name(p)))
     return [(c, p) for p in moves[:limit]]

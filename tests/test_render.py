@@ -255,5 +255,21 @@ def test_cli_render_default_paths(capsys, tmp_path, monkeypatch):
     assert (code, out) == (0, "t.svg\n") and "<svg" in (tmp_path / "t.svg").read_text(encoding="utf-8")
 
 
-def test_colour_table_matches_colours():
-    assert len(render.COLOR_HEX) == len(render.DARK_HEX) == len(COLORS)
+def test_every_variant_colour_has_a_distinct_paint():
+    from solver.variants import VARIANTS
+
+    for v in VARIANTS.values():
+        paints = [render.PAINTS[v.names[c]] for c in v.colors]
+        assert len({p.fill for p in paints}) == len(v.colors)
+    assert render.COLOR_HEX == tuple(render.PAINTS[n].fill for n in COLORS)
+
+
+def test_duo_draws_purple_and_orange():
+    from solver.variants import DUO
+
+    pos = Position(DUO)
+    for text in ("e10", "j5"):
+        pos.push(pos.parse_move(text))
+    image = png(render.render_position(pos, size_px=400, last_move=False))
+    assert pixel(image, pos.board, "e10", 400) == rgb(render.PAINTS["purple"].fill)
+    assert pixel(image, pos.board, "j5", 400) == rgb(render.PAINTS["orange"].fill)
