@@ -316,8 +316,8 @@ def cmd_moves(args) -> int:
 
 # -- solve ----------------------------------------------------------------------
 
-def _placement_json(table, c: int, p: int) -> dict:
-    return {"color": COLORS[c], "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
+def _placement_json(table, color: str, p: int) -> dict:
+    return {"color": color, "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
 
 
 def _engine_json(r) -> dict:
@@ -378,8 +378,8 @@ def _solve_json(args, puzzle, result) -> dict:
         "method": result.method,
         "seconds": round(result.seconds, 3),
         "nodes": result.nodes,
-        "placements": [_placement_json(t, c, p) for c, p in result.placements],
-        "order": [_placement_json(t, c, p) for c, p in result.order],
+        "placements": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.placements],
+        "order": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.order],
     }
     if puzzle.goal == "maximize":
         obj["objective"] = result.objective
@@ -415,7 +415,8 @@ def _print_solve(args, puzzle, result) -> None:
     if result.placements or puzzle.setup:
         pieces = [(c, p) for c, ps in puzzle.setup.items() for p in ps] + result.placements
         print()
-        print(board_picture(puzzle.board, owner_letters(t, pieces)))
+        names = [puzzle.color_name(c) for c in range(NUM_COLORS)]
+        print(board_picture(puzzle.board, owner_letters(t, pieces, names)))
     if result.engines is not None:
         print()
         for name, r in result.engines.items():
@@ -427,7 +428,7 @@ def _print_solve(args, puzzle, result) -> None:
         print()
         print("Play order:")
         for i, (c, p) in enumerate(result.order, start=1):
-            print(f"  {i:3}. {COLORS[c]:<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
+            print(f"  {i:3}. {puzzle.color_name(c):<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
     if args.render:
         print()
         print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
@@ -465,7 +466,7 @@ def _render_analysis(args, pos, a, n: int, total: int) -> None:
 
     c = pos.to_move
     marks = [(c, p) for _, p in a.colors[c].placements] if c is not None else []
-    note = (f"hatched: {COLORS[c]}'s placements reaching its solo optimum {a.colors[c].solo_optimum:+d}"
+    note = (f"hatched: {pos.name(c)}'s placements reaching its solo optimum {a.colors[c].solo_optimum:+d}"
             if marks and a.colors[c].solo_optimum is not None else None)
     render_position(pos, args.render, title=f"{Path(args.file).name}: move {n} of {total}",
                     highlights=marks, note=note)
@@ -473,34 +474,34 @@ def _render_analysis(args, pos, a, n: int, total: int) -> None:
 
 def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
     t = pos.table
-    best_move = None if a.best_move is None else _placement_json(t, a.best_move.color, a.best_move.placement)
+    best_move = None if a.best_move is None else _placement_json(t, pos.name(a.best_move.color), a.best_move.placement)
     obj = {
         "file": args.file,
         "variant": record.variant.game,
         "move": n,
         "moves_total": record.move_count,
-        "to_move": COLORS[pos.to_move] if pos.to_move is not None else None,
+        "to_move": pos.name(pos.to_move) if pos.to_move is not None else None,
         "game_over": a.game_over,
         "two_player": a.two_player,
         "engine": args.engine,
         "seconds": round(seconds, 3),
         "colors": [
             {
-                "color": COLORS[r.color],
+                "color": pos.name(r.color),
                 "score_now": r.score_now,
                 "solo_optimum": r.solo_optimum,
                 "proven": r.proven,
                 "proven_by": r.proven_by,
                 "bound": r.solo_optimum if r.proven else r.bound,
                 "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
-                "placements": [_placement_json(t, c, p) for c, p in r.placements],
+                "placements": [_placement_json(t, pos.name(c), p) for c, p in r.placements],
                 "guaranteed": r.guaranteed,
                 "disagreement": r.disagreement,
             }
-            for r in a.colors
+            for r in a.colors if r.color in pos.variant.colors
         ],
         "independent": a.independent,
-        "groups": [[COLORS[c] for c in g] for g in a.groups],
+        "groups": [[pos.name(c) for c in g] for g in a.groups],
         "game_value": a.game_value,
         "game_value_proven": a.game_value_proven,
         "game_bounds": list(a.game_bounds) if a.game_bounds else None,
@@ -514,54 +515,59 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
 
 def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
     t = pos.table
-    to_move = COLORS[pos.to_move] if pos.to_move is not None else "nobody (game over)"
-    kind = "two-player: blue+red against yellow+green" if a.two_player else "four players"
+    to_move = pos.name(pos.to_move) if pos.to_move is not None else "nobody (game over)"
+    v = pos.variant
+    players = " against ".join(v.player_name(i) for i in range(len(v.players)))
+    kind = f"two players: {players}" if a.two_player else f"{len(v.players)} players"
     print(f"{record.variant.game}: {args.file}, after move {n} of {record.move_count}, {to_move} to move ({kind})")
     print()
-    _print_color_table(a)
+    _print_color_table(pos, a)
     print()
     if a.independent:
         print("Independent: yes, no square can be reached by two colours: the solo optima are the outcome of best play")
     else:
-        print("Independent: no; still interacting: " + "; ".join(", ".join(COLORS[c] for c in g) for g in a.groups))
+        print("Independent: no; still interacting: " + "; ".join(", ".join(pos.name(c) for c in g) for g in a.groups))
     if a.two_player:
         if a.game_value is not None:
-            print(f"Game value (blue+red minus yellow+green): {a.game_value:+d}, proven")
+            print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): {a.game_value:+d}, proven")
         elif a.game_bounds:
             lo, hi = a.game_bounds
-            print(f"Game value (blue+red minus yellow+green): between {lo:+d} and {hi:+d} (exact value not proven)")
+            print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): between {lo:+d} and {hi:+d} "
+                  "(exact value not proven)")
     if a.best_move is not None:
         c, p = a.best_move
-        print(f"Best move: {COLORS[c]} {PIECES[t.piece[p]].name} {t.name(p)}")
+        print(f"Best move: {pos.name(c)} {PIECES[t.piece[p]].name} {t.name(p)}")
     for note in a.notes:
         print(f"Note: {note}")
     for r in a.colors:
         if r.disagreement:
-            print(f"Disagreement: {COLORS[r.color]}: {r.disagreement}")
-    shown = [r for r in a.colors if r.placements]
+            print(f"Disagreement: {pos.name(r.color)}: {r.disagreement}")
+    shown = [r for r in a.colors if r.placements and r.color in v.colors]
     if shown:
         print()
         print("Placements reaching each solo optimum:")
         for r in shown:
             moves = ", ".join(f"{PIECES[t.piece[p]].name} {t.name(p)}" for _, p in r.placements)
-            print(f"  {COLORS[r.color]:<6} {moves}")
+            print(f"  {pos.name(r.color):<6} {moves}")
     if args.render:
         print()
         print(f"Image: {args.render}")
     print(f"\nTime: {seconds:.2f} s")
 
 
-def _print_color_table(a) -> None:
+def _print_color_table(pos, a) -> None:
     guaranteed = not a.two_player and any(r.guaranteed is not None for r in a.colors)
     head = f"{'colour':<7}{'now':>5}{'solo optimum':>14}  {'proof':<22}"
     print(head + (f"{'guaranteed':>10}" if guaranteed else ""))
     for r in a.colors:
+        if r.color not in pos.variant.colors:
+            continue
         if r.proven:
             value, proof = f"{r.solo_optimum:+d}", f"proven ({r.proven_by})"
         else:
             found = "none" if r.solo_optimum is None else f"{r.solo_optimum:+d}"
             value, proof = found, f"not proven (at most {r.bound:+d})" if r.bound is not None else "not proven"
-        line = f"{COLORS[r.color]:<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
+        line = f"{pos.name(r.color):<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
         if guaranteed:
             line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
         print(line)

@@ -11,7 +11,7 @@ given a string checks it and turns it into the enum.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from functools import cached_property
 
 from .errors import PuzzleError
@@ -19,9 +19,10 @@ from .geometry import COLORS, NUM_COLORS, Board, Mask, mask_of
 from .pieces import MONOMINO, NUM_PIECES, PIECE_SIZES
 from .placements import Placement, PlacementTable, placement_table
 from .scoring import advanced_score
+from .variants import CLASSIC, Variant
 
 
-class Connect(str, Enum):
+class Connect(StrEnum):
     """How a colour's pieces hang together (see :class:`Puzzle`)."""
 
     GAME = "game"
@@ -29,7 +30,7 @@ class Connect(str, Enum):
     FREE = "free"
 
 
-class SameShape(str, Enum):
+class SameShape(StrEnum):
     """Whether pieces of one shape and different colours may touch."""
 
     NONE = "none"
@@ -37,13 +38,13 @@ class SameShape(str, Enum):
     CORNER = "corner"
 
 
-class Goal(str, Enum):
+class Goal(StrEnum):
     PLACE_ALL = "place-all"
     MAXIMIZE = "maximize"
     COUNT = "count"
 
 
-class Measure(str, Enum):
+class Measure(StrEnum):
     """What a maximize goal counts: the advanced score, or squares placed."""
 
     SCORE = "score"
@@ -124,6 +125,7 @@ class Puzzle:
     measure: Measure = Measure.SCORE
     name: str = "puzzle"
     description: str = ""
+    variant: Variant = CLASSIC  # colour names and piece set (the board is ``board``)
 
     def __post_init__(self) -> None:
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen)
@@ -148,16 +150,16 @@ class Puzzle:
             fail(f"a colour takes part twice: {self.colors!r}")
         for c in self.colors:
             if c not in self.pieces:
-                fail(f"{COLORS[c]} takes part but has no entry in pieces")
+                fail(f"{self.color_name(c)} takes part but has no entry in pieces")
         for c, ps in self.pieces.items():
             if c not in self.colors:
-                fail(f"pieces lists {COLORS[c]}, which does not take part")
+                fail(f"pieces lists {self.color_name(c)}, which does not take part")
             if any(not (isinstance(i, int) and 0 <= i < NUM_PIECES) for i in ps) or len(set(ps)) != len(ps):
-                fail(f"{COLORS[c]}'s pieces {ps!r} are not distinct piece indices 0..{NUM_PIECES - 1}")
+                fail(f"{self.color_name(c)}'s pieces {ps!r} are not distinct piece indices 0..{NUM_PIECES - 1}")
         table = self.table
         for c, ps in self.setup.items():
             if any(not (isinstance(p, int) and 0 <= p < len(table)) for p in ps):
-                fail(f"{COLORS[c]}'s set-up {ps!r} holds a placement that is not on the board")
+                fail(f"{self.color_name(c)}'s set-up {ps!r} holds a placement that is not on the board")
         for name in ("stars", "empty"):
             squares = getattr(self, name)
             if any(not (isinstance(s, int) and 0 <= s < self.board.size) for s in squares):
@@ -167,19 +169,19 @@ class Puzzle:
                 fail("a maximize goal needs a target colour")
             for c in self.target:
                 if c not in self.colors:
-                    fail(f"target colour {COLORS[c]} does not take part")
+                    fail(f"target colour {self.color_name(c)} does not take part")
         elif self.target:
             fail(f"target is only used with goal maximize (the goal is {self.goal.value!r})")
         if self.monomino_last:
             for c in self.colors:
                 if MONOMINO not in self.pieces[c]:
-                    fail(f"monomino_last, but {COLORS[c]} has no monomino to place")
+                    fail(f"monomino_last, but {self.color_name(c)} has no monomino to place")
 
     def _key(self) -> tuple:
         return (
             self.board, self.colors, tuple(sorted(self.pieces.items())), tuple(sorted(self.setup.items())),
             self.connect, self.monomino_last, self.same_shape, self.stars, self.empty, self.goal,
-            self.target, self.measure, self.name, self.description,
+            self.target, self.measure, self.name, self.description, self.variant.key,
         )
 
     def __eq__(self, other) -> bool:
@@ -228,8 +230,12 @@ class Puzzle:
 
         return render_solution(self)
 
+    def color_name(self, c: int) -> str:
+        """Colour c's name in the puzzle's variant (``blue``; ``purple`` in Duo)."""
+        return self.variant.names[c] or COLORS[c]
+
     def summary(self) -> str:
-        cols = ", ".join(f"{COLORS[c]} {len(self.pieces[c])}" for c in self.colors)
+        cols = ", ".join(f"{self.color_name(c)} {len(self.pieces[c])}" for c in self.colors)
         return (f"{self.name}: {self.board.width}x{self.board.height}, pieces {cols}, "
                 f"connect={self.connect.value}, goal={self.goal.value}")
 

@@ -74,22 +74,21 @@ import tomllib
 from pathlib import Path
 
 from .errors import NotationError, PuzzleError
-from .geometry import COLOR_LETTERS, COLORS, NUM_COLORS, Board, board_size_problem
+from .geometry import NUM_COLORS, Board, board_size_problem
 from .pieces import MONOMINO, PIECE_NAMES, PIECES, normalise, piece_by_name, piece_of_shape
 from .placements import placement_table
 from .puzzle import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
+from .variants import CLASSIC, VARIANTS, Variant
 
 __all__ = ["load_puzzle", "parse_puzzle", "puzzle_to_toml"]
 
 _KNOWN = {
-    (): ("name", "description", "board", "pieces", "rules", "goal"),
+    (): ("name", "description", "variant", "board", "pieces", "rules", "goal"),
     ("board",): ("size", "starts", "rows"),
     ("rules",): ("connect", "monomino_last", "same_shape", "stars", "empty"),
     ("goal",): ("type", "target", "measure"),
 }
 _SECTIONS = ("board", "pieces", "rules", "goal")
-_CELL_CHARS = ". # * x B Y R G b y r g"
-_CELLS = frozenset(_CELL_CHARS.split())
 
 MAX_FILE_SIZE = 1 << 18
 """Longest puzzle file read, in bytes (or characters of text): 256 KiB. Real
@@ -344,6 +343,22 @@ class _Parser:
         self.data = data
         self.src = src
         self.row_lines: list[int] = []  # the line of each drawn row
+        self.use_variant(CLASSIC)
+
+    def use_variant(self, variant: Variant) -> None:
+        """Colour names and drawing letters of the variant's colours in play
+        (B Y R G set-up pieces and b y r g starts; P O in Duo, G O in Junior)."""
+        self.variant = variant
+        self.names = {c: variant.names[c] for c in variant.colors}
+        self.letters = {variant.names[c][0].upper(): c for c in variant.colors}
+        self.cell_chars = ". # * x " + " ".join(self.letters) + " " + " ".join(self.letters).lower()
+
+    def read_variant(self) -> Variant:
+        value = self.data.get("variant", CLASSIC.key)
+        key = self.string(("variant",), value).strip().lower()
+        if key not in VARIANTS:
+            self.fail(("variant",), f"unknown variant {_show(value)} (known: {' '.join(VARIANTS)})")
+        return VARIANTS[key]
 
     def fail(self, path: tuple[str, ...], message: str, needle: str | None = None):
         raise self.src.error(self.src.line(*path, needle=needle), message)
@@ -372,9 +387,10 @@ class _Parser:
 
     def color(self, path: tuple[str, ...], name, needle: str | None = None) -> int:
         key = name.strip().lower() if isinstance(name, str) else name
-        if key not in COLORS:
-            self.fail(path, f"unknown colour {_show(name)} (known: {' '.join(COLORS)})", needle)
-        return COLORS.index(key)
+        found = [c for c, n in self.names.items() if n == key]
+        if not found:
+            self.fail(path, f"unknown colour {_show(name)} (known: {' '.join(self.names.values())})", needle)
+        return found[0]
 
     def color_keys(self, path: tuple[str, ...], table: dict) -> list[tuple[int, str]]:
         """The colour of each key of a table keyed by colour names. Colour
@@ -387,7 +403,7 @@ class _Parser:
                 self.fail(
                     path + (key,),
                     f"keys {_show(seen[c])} and {_show(key)} in [{'.'.join(path)}] both name"
-                    f" {COLORS[c]} (colour names ignore case): keep one",
+                    f" {self.names[c]} (colour names ignore case): keep one",
                 )
             seen[c] = key
         return [(c, key) for c, key in seen.items()]
@@ -420,11 +436,16 @@ class _Parser:
             name = base[: -len(".toml")] if base.endswith(".toml") else base
         name = self.string(("name",), name)
         description = self.string(("description",), data.get("description", ""))
+        self.use_variant(self.read_variant())
         for s in _SECTIONS:
             self.section(s)
 
         board_t = self.section("board")
         self.check_keys(("board",), board_t, _KNOWN[("board",)])
+        if self.variant is not CLASSIC and not board_t:  # the variant's own board and starts
+            board_t = {"size": f"{self.variant.board.width}x{self.variant.board.height}",
+                       "starts": {self.names[c]: self.variant.board.square_names(self.variant.board.start_masks[c])
+                                  for c in self.variant.colors}}
         width, height, cells = self.board_shape(board_t)
         blocked = frozenset(sq for sq, ch in cells.items() if ch == "#")
         plain = Board(width, height, blocked)
@@ -440,7 +461,7 @@ class _Parser:
         try:
             return Puzzle(
                 board=board, colors=colors, pieces=pieces, setup=setup, **rules, **goal,
-                name=name, description=description,
+                name=name, description=description, variant=self.variant,
             )
         except PuzzleError as e:  # a check this parser lacks: still name the file
             raise src.error(1, str(e)) from None
@@ -457,7 +478,7 @@ class _Parser:
         if mono_last:
             for c in colors:
                 if MONOMINO not in pieces[c]:
-                    self.fail(("rules", "monomino_last"), f"monomino_last = true, but {COLORS[c]} has no monomino to place")
+                    self.fail(("rules", "monomino_last"), f"monomino_last = true, but {self.names[c]} has no monomino to place")
         stars = self.marks("stars", "*", rules, board, cells, setup)
         empty = self.marks("empty", "x", rules, board, cells, setup)
         both = stars & empty
@@ -536,11 +557,11 @@ class _Parser:
             row = re.sub(r"[ \t\r]", "", line)
             if not row:
                 raise self.src.error(lineno, "empty line inside the rows drawing")
-            unknown = set(row) - _CELLS
+            unknown = set(row) - set(self.cell_chars.split())
             if unknown:
                 ch = next(ch for ch in row if ch in unknown)
                 raise self.src.error(
-                    lineno, f"unknown character {ch!r} in board row {_show(line.strip())} (known: {_CELL_CHARS})"
+                    lineno, f"unknown character {ch!r} in board row {_show(line.strip())} (known: {self.cell_chars})"
                 )
             if width is None:
                 width = len(row)
@@ -561,15 +582,16 @@ class _Parser:
     def starts(self, board_t: dict, plain: Board, cells: dict[int, str]) -> tuple[frozenset[int], ...]:
         path = ("board", "starts")
         starts: list[set[int]] = [set() for _ in range(NUM_COLORS)]
+        starters = {letter.lower(): c for letter, c in self.letters.items()}
         for sq, ch in cells.items():
-            if ch in "byrg":
-                starts["byrg".index(ch)].add(sq)
+            if ch in starters:
+                starts[starters[ch]].add(sq)
         value = board_t.get("starts", "none")
         if isinstance(value, str):
             if value not in ("corners", "none"):
                 self.fail(path, f'unknown starts {_show(value)} (expected "corners", "none" or a table like {{blue = "a20"}})')
             if value == "none" and "starts" in board_t and any(starts):
-                self.fail(path, 'starts = "none", but the rows drawing marks start squares (b y r g)')
+                self.fail(path, f'starts = "none", but the rows drawing marks start squares ({" ".join(starters)})')
             if value == "corners":
                 corners = Board.rectangle(plain.width, plain.height, corners=True).starts
                 for c in range(NUM_COLORS):
@@ -583,7 +605,7 @@ class _Parser:
             for sq in sorted(starts[c]):
                 if sq in plain.blocked:
                     name = plain.square_name(sq)
-                    self.fail(path, f"{COLORS[c]} start square {name} is on a blocked square", needle=name)
+                    self.fail(path, f"{self.names[c]} start square {name} is on a blocked square", needle=name)
         return tuple(frozenset(s) for s in starts)
 
     def setup(self, board: Board, cells: dict[int, str]) -> dict[int, tuple[int, ...]]:
@@ -594,7 +616,7 @@ class _Parser:
         found: dict[int, list[int]] = {}
         for sq in sorted(cells):
             ch = cells[sq]
-            if ch not in COLOR_LETTERS or sq in seen:
+            if ch not in self.letters or sq in seen:
                 continue
             group, stack = [], [sq]
             seen.add(sq)
@@ -608,14 +630,14 @@ class _Parser:
                         if n not in seen and cells.get(n) == ch:
                             seen.add(n)
                             stack.append(n)
-            c = COLOR_LETTERS.index(ch)
+            c = self.letters[ch]
             names = board.square_names(sum(1 << s for s in group))
             names_text = ",".join(names if len(names) <= 6 else names[:5] + [f"... ({len(names)} squares)"])
             line = self.row_line(board, min(group))
             shape = normalise(board.row_col(s) for s in group)
             if piece_of_shape(shape) is None:
                 raise self.src.error(
-                    line, f"set-up squares {names_text} ({ch}, {COLORS[c]}) are not a piece shape"
+                    line, f"set-up squares {names_text} ({ch}, {self.names[c]}) are not a piece shape"
                     " (each edge-connected group of one letter is one piece)"
                 )
             p = table.find(group)
@@ -623,7 +645,7 @@ class _Parser:
             for q in found.get(c, []):
                 if table.piece[q] == table.piece[p]:
                     raise self.src.error(
-                        line, f"{COLORS[c]} has piece {PIECES[table.piece[p]].name} twice on the board:"
+                        line, f"{self.names[c]} has piece {PIECES[table.piece[p]].name} twice on the board:"
                         f" {table.name(q)} and {names_text}"
                     )
             found.setdefault(c, []).append(p)
@@ -639,7 +661,7 @@ class _Parser:
             path = ("pieces", key)
             on_board = {t.piece[p]: p for p in setup.get(c, ())}
             if isinstance(value, str) and value.strip().lower() == "all":
-                pieces[c] = tuple(i for i in range(len(PIECES)) if i not in on_board)
+                pieces[c] = tuple(i for i in self.variant.pieces if i not in on_board)
                 continue
             if isinstance(value, str):
                 names = _split_words(value)
@@ -680,7 +702,7 @@ class _Parser:
             if sq in board.blocked:
                 self.fail(("rules", key), f"{what} {name} is on a blocked square", needle=name)
             if sq in covered:
-                self.fail(("rules", key), f"{what} {name} is covered by a {COLORS[covered[sq]]} set-up piece", needle=name)
+                self.fail(("rules", key), f"{what} {name} is covered by a {self.names[covered[sq]]} set-up piece", needle=name)
         return frozenset(listed) | frozenset(sq for sq, c in cells.items() if c == ch)
 
     def target(self, value, colors) -> tuple[int, ...]:
@@ -699,9 +721,9 @@ class _Parser:
         for n in names:
             c = self.color(path, n)
             if c not in colors:
-                self.fail(path, f"target colour {COLORS[c]} does not take part (it has no entry in [pieces])")
+                self.fail(path, f"target colour {self.names[c]} does not take part (it has no entry in [pieces])")
             if c in out:
-                self.fail(path, f"target colour {COLORS[c]} is named twice in {_show(value)}")
+                self.fail(path, f"target colour {self.names[c]} is named twice in {_show(value)}")
             out.append(c)
         return tuple(sorted(out))
 
@@ -730,13 +752,15 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
     ``parse_puzzle(puzzle_to_toml(p))`` describes the same puzzle.
     Same-colour set-up pieces must not share an edge (they never may)."""
     b, t = puzzle.board, puzzle.table
+    names = [puzzle.color_name(c) for c in range(NUM_COLORS)]
+    letters = [n[0].upper() for n in names]
     grid = ["."] * b.size
     for sq in b.blocked:
         grid[sq] = "#"
     for c, ps in puzzle.setup.items():
         for p in ps:
             for sq in t.squares[p]:
-                grid[sq] = COLOR_LETTERS[c]
+                grid[sq] = letters[c]
     for sq in puzzle.stars:
         grid[sq] = "*"
     for sq in puzzle.empty:
@@ -745,6 +769,8 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
     lines = [f"name = {_toml_string(puzzle.name)}"]
     if puzzle.description:
         lines.append(f"description = {_toml_string(puzzle.description)}")
+    if puzzle.variant is not CLASSIC:
+        lines.append(f"variant = {_toml_string(puzzle.variant.key)}")
     lines += ["", "[board]", f'size = "{b.width}x{b.height}"']
     corners = Board.rectangle(b.width, b.height, corners=True).starts
     if any(b.starts):
@@ -758,13 +784,13 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
             rest: dict[int, list[str]] = {}
             for sq, cs in sorted(owners.items()):
                 if len(cs) == 1 and grid[sq] == ".":
-                    grid[sq] = "byrg"[cs[0]]
+                    grid[sq] = letters[cs[0]].lower()
                 else:
                     for c in cs:
                         rest.setdefault(c, []).append(b.square_name(sq))
             if rest:
                 items = ", ".join(
-                    f"{COLORS[c]} = [{', '.join(_toml_string(n) for n in names)}]" for c, names in sorted(rest.items())
+                    f"{names[c]} = [{', '.join(_toml_string(n) for n in squares)}]" for c, squares in sorted(rest.items())
                 )
                 lines.append(f"starts = {{{items}}}")
     lines.append('rows = """')
@@ -773,14 +799,14 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
     lines += ['"""', "", "[pieces]"]
     for c in puzzle.colors:
         on_board = {t.piece[p] for p in puzzle.setup_of(c)}
-        everything = tuple(i for i in range(len(PIECES)) if i not in on_board)
+        everything = tuple(i for i in puzzle.variant.pieces if i not in on_board)
         if tuple(sorted(puzzle.pieces[c])) == everything:
             value = '"all"'
         elif not puzzle.pieces[c]:
             value = "[]"
         else:
             value = _toml_string(" ".join(PIECES[i].name for i in sorted(puzzle.pieces[c])))
-        lines.append(f"{COLORS[c]} = {value}")
+        lines.append(f"{names[c]} = {value}")
     lines += [
         "",
         "[rules]",
@@ -792,6 +818,6 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
         f"type = {_toml_string(puzzle.goal)}",
     ]
     if puzzle.goal == "maximize":
-        lines.append(f"target = {_toml_string('+'.join(COLORS[c] for c in puzzle.target))}")
+        lines.append(f"target = {_toml_string('+'.join(names[c] for c in puzzle.target))}")
         lines.append(f"measure = {_toml_string(puzzle.measure)}")
     return "\n".join(lines) + "\n"

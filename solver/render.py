@@ -171,15 +171,16 @@ def _solution_scene(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]],
     for c in range(NUM_COLORS):
         if c in puzzle.colors:
             placed = sum(1 for col, _ in placements if col == c)
-            legend.append((c, f"{COLORS[c]} {placed}/{len(puzzle.pieces[c])}"))
+            legend.append((c, f"{puzzle.color_name(c)} {placed}/{len(puzzle.pieces[c])}"))
         elif puzzle.setup_of(c):
-            legend.append((c, f"{COLORS[c]} (set-up)"))
+            legend.append((c, f"{puzzle.color_name(c)} (set-up)"))
     if note is None:
         note = f"goal: {puzzle.goal}" + (f", {len(puzzle.stars)} stars to cover" if puzzle.stars else "")
         note += f", {len(puzzle.empty)} squares to leave empty" if puzzle.empty else ""
     return _Scene(puzzle.board, pieces, stars=puzzle.stars, empty=puzzle.empty,
-                  highlights=_resolve_highlights(puzzle.board, highlights), numbers=numbers,
-                  title=puzzle.name if title is None else title, legend=legend, note=note)
+                  highlights=_resolve_highlights(puzzle.board, highlights, puzzle.variant), numbers=numbers,
+                  title=puzzle.name if title is None else title, legend=legend, note=note,
+                  paints=tuple(PAINTS[puzzle.color_name(c)] for c in range(NUM_COLORS)))
 
 
 # -- drawing ------------------------------------------------------------------

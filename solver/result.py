@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Callable
 
 from .placements import Placement
@@ -19,7 +19,7 @@ from .placements import Placement
 Solution = list[tuple[int, Placement]]  # (colour, placement) pairs, set-up pieces excluded
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     OPTIMAL = "OPTIMAL"
     FEASIBLE = "FEASIBLE"
     INFEASIBLE = "INFEASIBLE"

@@ -31,9 +31,11 @@ def board_picture(board: Board, owner: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
-def owner_letters(table, pieces) -> dict[int, str]:
-    """Square -> colour letter for (colour, placement) pairs."""
-    return {sq: COLOR_LETTERS[c] for c, p in pieces for sq in table.squares[p]}
+def owner_letters(table, pieces, names=None) -> dict[int, str]:
+    """Square -> colour letter for (colour, placement) pairs: the initial of
+    ``names[colour]`` (default: B Y R G)."""
+    letters = [n[0].upper() for n in names] if names else COLOR_LETTERS
+    return {sq: letters[c] for c, p in pieces for sq in table.squares[p]}
 
 
 def position_owner(pos) -> dict[int, str]:
