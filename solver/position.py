@@ -113,9 +113,11 @@ class Position:
         for c, ps in placements.items():
             for p in ps:
                 piece = t.piece[p]
+                if c not in self.variant.colors:
+                    raise IllegalMoveError(f"set-up {t.name(p)!r}: colour {c + 1} does not play in {self.variant.game}")
                 if not self.hand[c] >> piece & 1:
-                    what = "already on the board" if c in self.variant.colors else "not in this game"
-                    raise IllegalMoveError(f"set-up {t.name(p)!r}: {self.name(c)} piece {PIECES[piece].name} is {what}")
+                    raise IllegalMoveError(
+                        f"set-up {t.name(p)!r}: {self.name(c)} piece {PIECES[piece].name} is already on the board")
                 if t.mask[p] & taken:
                     raise IllegalMoveError(f"set-up {t.name(p)!r} overlaps another piece")
                 taken |= t.mask[p]
