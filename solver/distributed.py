@@ -1,0 +1,152 @@
+"""Run one picklable task over many inputs on Dask distributed, streaming
+the outcomes as they complete: on a ``LocalCluster`` of worker processes on
+this machine, or on an existing cluster given by its scheduler's address
+(``tcp://host:8786``), so a user who outgrows one machine adds machines,
+not code. Each input is one task; a task that raises is reported as that
+input's failure and the others go on. A worker that dies mid-task loses
+nothing: the scheduler runs its tasks again elsewhere (a task that kills
+several workers in a row is reported as failed).
+
+Dask is imported only when a cluster is used (``import solver`` and the
+command line stay fast), and :func:`run_serial` gives the same stream in
+this process, for comparisons and small jobs.
+
+Workers of an existing cluster need this package installed; the inputs and
+results travel through the scheduler (pickled), so they need no shared
+file system.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from .errors import BlokusError, OptionError
+
+MAX_WORKERS = 256
+
+
+class ClusterError(BlokusError):
+    """The Dask cluster could not be started or reached."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The outcome of one input: ``value`` when the task returned, else
+    ``error`` (one line: the exception's type and message). ``seconds`` is
+    the task's own run time (0 when it failed)."""
+
+    name: str
+    value: Any = None
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _timed(task: Callable[[Any], Any], arg: Any) -> tuple[float, Any]:
+    """Run on a worker: the task's result and its run time."""
+    start = time.perf_counter()
+    value = task(arg)
+    return time.perf_counter() - start, value
+
+
+def _error_text(e: BaseException) -> str:
+    if isinstance(e, BlokusError):
+        return str(e)
+    lines = traceback.format_exception_only(type(e), e)
+    return lines[-1].strip() if lines else type(e).__name__
+
+
+def run_serial(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]]) -> Iterator[Outcome]:
+    """The same stream as :func:`run_tasks`, one input after the other in
+    this process."""
+    for name, arg in inputs:
+        try:
+            seconds, value = _timed(task, arg)
+        except Exception as e:  # a task's failure is its input's outcome
+            yield Outcome(name, error=_error_text(e))
+        else:
+            yield Outcome(name, value, seconds=seconds)
+
+
+def check_workers(workers: int) -> int:
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise OptionError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    return workers
+
+
+def run_tasks(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]], *, workers: int = 2,
+              scheduler: str | None = None) -> Iterator[Outcome]:
+    """Run ``task(arg)`` for each ``(name, arg)`` of ``inputs`` (names
+    unique) on Dask and yield one :class:`Outcome` per input as each
+    completes. ``scheduler``: the address of an existing cluster's
+    scheduler; else a ``LocalCluster`` of ``workers`` processes (one thread
+    each) is started here and shut down at the end. ``task`` must be
+    picklable (a module-level function, or a ``functools.partial`` of one)."""
+    inputs = list(inputs)
+    names = [name for name, _ in inputs]
+    if len(set(names)) != len(names):
+        raise OptionError("run_tasks: input names must be unique")
+    if not inputs:
+        return
+    with _client(workers, scheduler) as client:
+        yield from _stream(client, task, inputs)
+
+
+class _client:
+    """A Dask client on a new LocalCluster or an existing scheduler (closed
+    on exit, with the cluster it started)."""
+
+    def __init__(self, workers: int, scheduler: str | None):
+        self.workers, self.scheduler = workers, scheduler
+        self.cluster = self.client = None
+
+    def __enter__(self):
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        try:
+            if self.scheduler:
+                self.client = Client(self.scheduler, timeout="10s")
+            else:
+                check_workers(self.workers)
+                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.CRITICAL)
+                self.client = Client(self.cluster)
+        except (OSError, TimeoutError) as e:
+            self.__exit__(None, None, None)
+            where = f"the scheduler at {self.scheduler}" if self.scheduler else "a local cluster"
+            raise ClusterError(f"cannot reach {where}: {e}") from None
+        return self.client
+
+    def __exit__(self, *exc) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _stream(client, task, inputs: list[tuple[str, Any]]) -> Iterator[Outcome]:
+    from distributed import as_completed
+
+    name_of = {}
+    for name, arg in inputs:
+        future = client.submit(_timed, task, arg, pure=False, key=f"task-{len(name_of)}-{time.time_ns()}")
+        name_of[future] = name
+    for future in as_completed(list(name_of)):
+        name = name_of.pop(future)
+        if future.status == "error":
+            outcome = Outcome(name, error=_error_text(future.exception()))
+        elif future.status == "cancelled":
+            outcome = Outcome(name, error="cancelled (the cluster went away?)")
+        else:
+            seconds, value = future.result()
+            outcome = Outcome(name, value, seconds=seconds)
+        future.release()
+        yield outcome
