@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'blokus COMMAND --help' for the options and examples of a command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_render):
+    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render):
         add(sub)
     return parser
 
@@ -156,6 +156,38 @@ def _add_analyze(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--render", metavar="PATH",
                    help="also draw the position with the solo-optimum placements of the colour to move")
+
+
+def _add_annotate(sub) -> None:
+    p = _command(
+        sub, "annotate", cmd_annotate, "annotate whole games: proven values, mistakes and best moves",
+        "Annotate a game backwards from the end of its main line: for each move from N on\n"
+        "(default: as far back as the time limit allows) the value before it (exact, or\n"
+        "proven bounds), the value of the move played, the best move and the points lost.\n"
+        "Two-player games use the game value (seat 1 minus seat 2), others each colour's\n"
+        "guaranteed score. Several games or a folder (with --out-dir) run as one task\n"
+        "per game on Dask: a local cluster of --workers processes, or an existing one\n"
+        "(--scheduler); each game's .blksgf, .png and .json go to DIR as it completes,\n"
+        "games done by an earlier run are skipped (unless --force), DIR/summary.csv\n"
+        "lists them all. Exit codes: 0 done, 2 errors (in a batch: some game failed).",
+        ["blokus annotate game.blksgf -o annotated.blksgf --plot output/game.png",
+         "blokus annotate game.blksgf --from 40 --time-limit 300 --json",
+         "blokus annotate games/ --out-dir output/annotated --workers 4",
+         "blokus annotate games/*.blksgf --out-dir output/annotated --scheduler tcp://host:8786"],
+    )
+    p.add_argument("games", nargs="+", metavar="GAME",
+                   help="game record (.blksgf); several, or folders of them, with --out-dir")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the annotated record (.blksgf) here")
+    p.add_argument("--plot", metavar="PATH", help="draw the value per move into an image (.png or .svg)")
+    p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S", help="seconds per game (default 60)")
+    p.add_argument("--from", dest="from_move", type=_int_in(1, 100_000), metavar="N",
+                   help="analyse moves N to the end (default: as far back as the time allows)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out-dir", metavar="DIR", help="annotate many games: outputs and summary.csv go here")
+    p.add_argument("--workers", type=_int_in(1, 256), metavar="N",
+                   help="worker processes of the local Dask cluster (default: one per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--force", action="store_true", help="annotate again games that DIR already holds")
 
 
 def _add_render(sub) -> None:
@@ -571,6 +603,61 @@ def _print_color_table(pos, a) -> None:
         if guaranteed:
             line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
         print(line)
+
+
+# -- annotate -------------------------------------------------------------------
+
+def cmd_annotate(args) -> int:
+    import os
+
+    from . import annotate as an
+    from .render import check_output, write_file
+
+    batch = args.out_dir is not None or len(args.games) > 1 or Path(args.games[0]).is_dir()
+    one_game = [o for o, v in (("-o", args.output), ("--plot", args.plot), ("--json", args.json)) if v]
+    many = [o for o, v in (("--workers", args.workers), ("--scheduler", args.scheduler), ("--force", args.force)) if v]
+    if batch and args.out_dir is None:
+        raise OptionError("several games, or a folder, need --out-dir DIR for their outputs")
+    if batch and one_game:
+        raise OptionError(f"{', '.join(one_game)} apply to one game; with --out-dir each game's outputs go to DIR")
+    if not batch and many:
+        raise OptionError(f"{', '.join(many)} apply to many games: give --out-dir DIR")
+    if args.workers and args.scheduler:
+        raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
+    printer = _ProgressPrinter()
+    if batch:
+        options = an.AnnotateOptions(args.time_limit, args.from_move)
+        try:
+            report = an.annotate_batch(args.games, args.out_dir, options, workers=args.workers or os.cpu_count() or 1,
+                                       scheduler=args.scheduler, force=args.force, progress=printer)
+        finally:
+            printer.done()
+        for game, error in report.failed.items():
+            print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
+        print(f"{len(report.annotated)} annotated, {len(report.skipped)} already done, {len(report.failed)} failed "
+              f"of {len(report.games)} games; summary: {report.summary}")
+        return EXIT_ERROR if report.failed else EXIT_OK
+    text, record = an.read_game(args.games[0])
+    if args.plot:
+        check_output(args.plot, ("png", "svg"))  # fail before the work
+    if args.output and not Path(args.output).resolve().parent.is_dir():
+        raise OptionError(f"{args.output}: cannot write: its folder does not exist")
+    try:
+        ann = an.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
+    finally:
+        printer.done()
+    if args.output:
+        write_file(args.output, an.annotated_sgf(text, ann).encode("utf-8"))
+    if args.plot:
+        an.plot_annotation(ann, args.plot)
+    if args.json:
+        _emit_json(ann.to_json())
+        return EXIT_OK
+    print(an.text_report(ann))
+    for what, path in (("Annotated record", args.output), ("Plot", args.plot)):
+        if path:
+            print(f"{what}: {path}")
+    return EXIT_OK
 
 
 # -- render ---------------------------------------------------------------------
