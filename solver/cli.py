@@ -2,7 +2,8 @@
 ``show`` and ``moves`` start fast.
 
 Exit codes: 0 done (solved), 2 error (bad input or usage), 3 INFEASIBLE,
-4 UNKNOWN (time ran out before an answer), 5 the two engines disagree.
+4 UNKNOWN (time ran out before an answer), 5 the two engines disagree, 130
+Ctrl-C (after printing what was found so far).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .result import Progress, Status, Stopwatch
 from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, check_int, check_time_limit
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -219,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("blokus: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into e.g. head: stop quietly
         import os
 
@@ -389,8 +391,10 @@ def cmd_solve(args) -> int:
     if args.render and result.placements:
         from .render import render_solution
 
-        render_solution(puzzle, result.order, args.render, numbers=True, title=f"{puzzle.name}: {result.status.value}")
-    code = _EXIT_BY_STATUS[result.status]
+        what = f" (best partial, {_placed_text(puzzle, result)})" if result.best_partial else ""
+        render_solution(puzzle, result.order, args.render, numbers=True,
+                        title=f"{puzzle.name}: {result.status.value}{what}")
+    code = EXIT_INTERRUPTED if result.interrupted else _EXIT_BY_STATUS[result.status]
     if result.disagreement:
         code = EXIT_DISAGREE
         print(f"blokus: error: the engines disagree: {result.disagreement}", file=sys.stderr)
@@ -412,6 +416,10 @@ def _solve_json(args, puzzle, result) -> dict:
         "nodes": result.nodes,
         "placements": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.placements],
         "order": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.order],
+        "best_partial": result.best_partial,
+        "pieces_left": {puzzle.color_name(c): [PIECES[i].name for i in _left(puzzle, result, c)]
+                        for c in puzzle.colors},
+        "interrupted": result.interrupted,
     }
     if puzzle.goal == "maximize":
         obj["objective"] = result.objective
@@ -439,6 +447,13 @@ def _print_solve(args, puzzle, result) -> None:
           f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
     if puzzle.goal == "maximize" and result.objective is not None:
         print(f"Objective: {result.objective} (bound {result.bound})")
+    if result.interrupted:
+        print("Interrupted (Ctrl-C): what was found so far")
+    if result.best_partial:
+        print(f"Best partial packing (not a solution): {_placed_text(puzzle, result)}")
+        for c in puzzle.colors:
+            names = [PIECES[i].name for i in _left(puzzle, result, c)]
+            print(f"  {puzzle.color_name(c):<6} left: {' '.join(names) or '-'}")
     if args.count or puzzle.goal == "count":
         more = "" if result.count_complete else " found so far (count not complete)"
         print(f"Solutions: {result.solution_count}{more}")
@@ -464,6 +479,17 @@ def _print_solve(args, puzzle, result) -> None:
     if args.render:
         print()
         print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
+
+
+def _left(puzzle, result, c: int) -> list[int]:
+    """Colour c's pieces that the result does not place."""
+    placed = {puzzle.table.piece[p] for col, p in result.placements if col == c}
+    return [i for i in puzzle.pieces[c] if i not in placed]
+
+
+def _placed_text(puzzle, result) -> str:
+    total = sum(len(puzzle.pieces[c]) for c in puzzle.colors)
+    return f"{len(result.placements)} of {total} pieces placed"
 
 
 # -- analyze --------------------------------------------------------------------

@@ -18,7 +18,7 @@ def disagreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str | None:
     counting = a.solution_count is not None and b.solution_count is not None
     maximize = puzzle.goal is Goal.MAXIMIZE
     for x, y in ((a, b), (b, a)):
-        found = bool(x.placements) or (counting and x.solution_count)
+        found = (bool(x.placements) and not x.best_partial) or (counting and x.solution_count)
         if y.status is Status.INFEASIBLE and found:
             return f"{y.engine} says INFEASIBLE but {x.engine} found a solution"
         if maximize and x.objective is not None and y.status is Status.OPTIMAL and x.objective > y.objective:
@@ -57,6 +57,7 @@ def combine(puzzle: Puzzle, first: SolveResult, second: SolveResult) -> SolveRes
         objective=best.objective, bound=best.bound, solution_count=best.solution_count,
         count_complete=best.count_complete, count_classes=best.count_classes, solutions=best.solutions,
         engines={first.engine: first, second.engine: second}, disagreement=disagreement(puzzle, first, second),
+        best_partial=best.best_partial, interrupted=first.interrupted or second.interrupted,
     )
     bounds = [r.bound for r in (first, second) if r.bound is not None]
     if bounds and combined.objective is not None:

@@ -77,7 +77,10 @@ class SolveResult:
     the answer; ``stats`` holds engine figures for people (model size,
     conflicts), never anything a caller decides on. With engine ``both``,
     ``engines`` holds each engine's own result and ``disagreement`` what
-    they contradict each other on (None when they agree)."""
+    they contradict each other on (None when they agree). A place-all solve
+    that ends without a solution (time limit, Ctrl-C) reports the most
+    pieces it managed to place as ``placements`` with ``best_partial``: a
+    legal partial packing, never a claim about the puzzle."""
 
     status: Status
     engine: str
@@ -94,4 +97,6 @@ class SolveResult:
     solutions: list[Solution] | None = None
     engines: dict[str, "SolveResult"] | None = None  # engine "both": each engine's own result
     disagreement: str | None = None  # engine "both": what the two contradict each other on
+    best_partial: bool = False  # placements are the best partial packing found, not a solution
+    interrupted: bool = False  # stopped by Ctrl-C (SIGINT): what was found so far
     stats: dict[str, int] = field(default_factory=dict)

@@ -12,7 +12,12 @@ to load).
 from __future__ import annotations
 
 import math
+import os
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from .errors import OptionError
 from .puzzle import Goal, Puzzle
@@ -83,24 +88,60 @@ def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | N
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
         raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
     clock = Stopwatch()
-    if engine == "both":
-        result = _both(puzzle, opts, progress)
-    else:
-        result = _run(puzzle, engine, opts, progress)
+    with _ctrl_c_stops() as stop:
+        if engine == "both":
+            result = _both(puzzle, opts, progress, stop)
+        else:
+            result = _run(puzzle, engine, opts, progress, stop)
     result.seconds = clock.elapsed
     return result
 
 
-def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCallback | None) -> SolveResult:
+@contextmanager
+def _ctrl_c_stops() -> Iterator[threading.Event]:
+    """While solving, Ctrl-C (SIGINT) sets an event that the engines watch,
+    so that they stop and report what they found instead of losing it to
+    KeyboardInterrupt. The event is set at once even while the main thread
+    is inside CP-SAT's C++ code (where Python handlers cannot run): a
+    thread reads the signal from a wakeup pipe. Only the main thread can
+    take signals: elsewhere the event is never set."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+
+    def listen() -> None:
+        while data := os.read(read_end, 16):
+            if signal.SIGINT in data:
+                stop.set()
+
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    listener = threading.Thread(target=listen, name="ctrl-c", daemon=True)
+    listener.start()
+    try:
+        yield stop
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        signal.signal(signal.SIGINT, previous)
+        os.close(write_end)  # the listener reads end of file and ends
+        listener.join()
+        os.close(read_end)
+
+
+def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCallback | None,
+         stop: threading.Event | None = None) -> SolveResult:
     if engine == "search":
         from .search import solve as search_solve
 
-        result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress)
+        result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
     else:
         from . import cpsat
 
         result = cpsat.solve(puzzle, opts.time_limit, opts.workers, opts.seed, opts.cpsat_params, opts.encoding,
-                             opts.count, opts.hint, progress)
+                             opts.count, opts.hint, progress, stop=stop)
     _check(puzzle, result, opts.count)
     return result
 
@@ -110,7 +151,7 @@ def _check(puzzle: Puzzle, result: SolveResult, count: bool) -> None:
     it: the play order, and the count up to symmetry of a complete count."""
     counted = puzzle.with_goal(Goal.COUNT) if count else puzzle
     if result.placements:
-        verified = verify(counted, result.placements)
+        verified = verify(counted, result.placements, partial=result.best_partial)
         result.order = verified.order
         if puzzle.goal is Goal.MAXIMIZE and verified.objective != result.objective:
             raise VerificationError(
@@ -122,7 +163,8 @@ def _check(puzzle: Puzzle, result: SolveResult, count: bool) -> None:
         result.count_classes = count_classes(counted, result.solutions)
 
 
-def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None) -> SolveResult:
+def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None,
+          stop: threading.Event | None = None) -> SolveResult:
     """The search engine with half the time, then CP-SAT with the rest,
     hinted with the search engine's solution so that it can prove what
     search only found; then the two are compared."""
@@ -130,10 +172,12 @@ def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None)
 
     clock = Stopwatch(opts.time_limit)
     half = None if opts.time_limit is None else opts.time_limit / 2
-    first = _run(puzzle, "search", replace(opts, time_limit=half), progress)
+    first = _run(puzzle, "search", replace(opts, time_limit=half), progress, stop)
+    if first.interrupted:  # Ctrl-C: report what the search engine has
+        return first
     counting = opts.count or puzzle.goal is Goal.COUNT
-    hint = first.placements if first.placements and not counting else None
+    hint = first.placements if first.placements and not counting and not first.best_partial else None
     left = clock.left()
     rest = None if left is None else max(1.0, left)
-    second = _run(puzzle, "cpsat", replace(opts, time_limit=rest, hint=hint), progress)
+    second = _run(puzzle, "cpsat", replace(opts, time_limit=rest, hint=hint), progress, stop)
     return combine(puzzle, first, second)

@@ -160,7 +160,7 @@ def test_a_time_limit_never_turns_into_impossible():
     result = solve(puzzle, time_limit=0.3, mode="general")
     assert result.status is not Status.INFEASIBLE
     if result.placements:
-        assert len(result.order) == 84
+        assert len(result.order) == (len(result.placements) if result.best_partial else 84)
     tetromino = load_puzzle(PUZZLES / "tetromino-8x10.toml")
     counted = solve(tetromino, time_limit=0.5, count=True)
     assert counted.status in (Status.FEASIBLE, Status.UNKNOWN)

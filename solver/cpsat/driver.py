@@ -4,7 +4,10 @@ encoding), and read the status, solution, objective or count."""
 
 from __future__ import annotations
 
+import threading
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 from ortools.sat.python import cp_model
 
@@ -53,11 +56,14 @@ def solve(
     hint: Solution | None = None,
     progress: ProgressCallback | None = None,
     symmetric: bool = False,
+    stop: threading.Event | None = None,
 ) -> SolveResult:
     """Solve a puzzle with CP-SAT. ``params`` is a text of extra CP-SAT
     parameters (``"num_workers:4,random_seed:3"``); ``workers`` 0 means
     one per core. Statuses map one to one; a place-all puzzle with a
-    solution is OPTIMAL."""
+    solution is OPTIMAL. ``stop`` set (by a Ctrl-C handler: CP-SAT itself
+    stops its search at SIGINT) ends the rounds of cuts, and the result
+    says it was interrupted."""
     start = time.monotonic()
     counting = count or puzzle.goal is Goal.COUNT
     if counting:
@@ -74,7 +80,10 @@ def solve(
     solver = cp_model.CpSolver()
     _set_parameters(solver.parameters, puzzle, workers, seed, params, counting, bool(hint))
     watcher = _Watcher(m, progress, counting, start)
-    status, rounds = _solve_with_cuts(solver, m, watcher, time_limit, start)
+    if stop is not None:
+        solver.parameters.catch_sigint_signal = False  # the caller's stop event takes Ctrl-C
+    with _supervised(solver, stop, progress, start):
+        status, rounds = _solve_with_cuts(solver, m, watcher, time_limit, start, stop)
     if status == cp_model.MODEL_INVALID:
         raise CpsatError(f"CP-SAT rejected the model: {m.model.validate()}")
     stats = {"rounds": rounds, **m.size}
@@ -87,7 +96,40 @@ def solve(
     else:
         _read_solution(result, m, solver, status, rounds)
     result.seconds = time.monotonic() - start
+    result.interrupted = stop is not None and stop.is_set()
     return result
+
+
+@contextmanager
+def _supervised(solver: cp_model.CpSolver, stop: threading.Event | None, progress: ProgressCallback | None,
+                start: float) -> Iterator[None]:
+    """While solving, a thread reports progress every second (CP-SAT may
+    search for minutes without a solution to report) and stops the search
+    once ``stop`` is set (``stop_search`` is meant to be called from another
+    thread; it is repeated, since a stop between two rounds of cuts reaches
+    no search)."""
+    if stop is None and progress is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        next_report = 1.0
+        while not done.wait(0.1):
+            elapsed = time.monotonic() - start
+            if stop is not None and stop.is_set():
+                solver.stop_search()
+            elif progress is not None and elapsed >= next_report:
+                progress(Progress(elapsed, 0, "searching"))
+                next_report = elapsed + 1.0
+
+    thread = threading.Thread(target=watch, name="cpsat-supervisor", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, counting: bool, hinted: bool) -> None:
@@ -112,7 +154,7 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
 
 
 def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watcher, time_limit: float | None,
-                     start: float) -> tuple[int, int]:
+                     start: float, stop: threading.Event | None = None) -> tuple[int, int]:
     """Solve within what is left of the time limit; under the ``cuts``
     encoding of the ``game`` rule (not when counting: the watcher drops
     disconnected solutions), add the cuts a solution breaks and solve again
@@ -120,6 +162,8 @@ def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watche
     cutting = not watcher.collect and m.encoding == "cuts" and m.puzzle.connect is Connect.GAME
     rounds = 0
     while True:
+        if stop is not None and stop.is_set():
+            return cp_model.UNKNOWN, rounds
         if time_limit is not None:
             left = time_limit - (time.monotonic() - start)
             if left <= 0:

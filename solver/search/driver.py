@@ -17,6 +17,7 @@ goal asks for more (a proven optimum, or the full count).
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator
@@ -45,11 +46,13 @@ def solve(
     mode: str = "auto",
     count: bool = False,
     progress: ProgressCallback | None = None,
+    stop: threading.Event | None = None,
 ) -> SolveResult:
-    """Solve a puzzle with the search engine (see the module docstring)."""
+    """Solve a puzzle with the search engine (see the module docstring);
+    ``stop`` set ends the search with what it found so far."""
     if mode not in MODES:
         raise OptionError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
-    run = _Run(Stopwatch(time_limit), progress)
+    run = _Run(Stopwatch(time_limit), progress, stop=stop)
     if count or puzzle.goal is Goal.COUNT:
         result = _count(puzzle.with_goal(Goal.COUNT), run)
     elif puzzle.goal is Goal.MAXIMIZE:
@@ -58,6 +61,7 @@ def solve(
         result = _place_all(puzzle, run, mode, seed)
     result.seconds = run.clock.elapsed
     result.nodes = run.nodes
+    result.interrupted = run.interrupted
     return result
 
 
@@ -70,6 +74,8 @@ class _Run:
     nodes: int = 0
     text: str = ""  # e.g. "81/84 pieces" or "objective 12"
     last_report: float = 0.0
+    stop: threading.Event | None = None  # set (by a Ctrl-C handler): stop, keep what was found
+    interrupted: bool = False
 
     def report(self) -> None:
         elapsed = self.clock.elapsed
@@ -102,9 +108,10 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
             finished.add(name)
             del live[name]
         used[name] += time.monotonic() - t0
+        run.interrupted = run.stop is not None and run.stop.is_set()
         run.nodes = nodes()
         run.report()
-        if decisive in finished or stop() or (deadline is not None and time.monotonic() >= deadline):
+        if run.interrupted or decisive in finished or stop() or (deadline is not None and time.monotonic() >= deadline):
             break
     return finished
 
@@ -168,7 +175,9 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: str, seed: int, deadline: float 
         return SolveResult(Status.OPTIMAL, "search", method, placements=placements)
     if "exhaustive" in finished:
         return SolveResult(Status.INFEASIBLE, "search", exhaustive.name)
-    return SolveResult(Status.UNKNOWN, "search", "beam and exhaustive")
+    partial = max((r.best for r in runners), key=len, default=[])
+    return SolveResult(Status.UNKNOWN, "search", "beam and exhaustive", placements=list(partial),
+                       best_partial=bool(partial))
 
 
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):

@@ -1,0 +1,77 @@
+"""Never throw work away: a solve cut short by its time limit or by Ctrl-C
+reports the best partial packing it found, verified as a partial packing,
+and Ctrl-C exits 130 after printing it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from solver.puzzle_file import load_puzzle
+from solver.result import Status
+from solver.solving import solve
+from solver.verify import verify
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+SOLO_84 = PUZZLES / "solo-84.toml"
+TETROMINO = PUZZLES / "tetromino-8x10.toml"
+
+
+def test_a_timed_out_solve_returns_its_best_partial():
+    puzzle = load_puzzle(SOLO_84)
+    result = solve(puzzle, time_limit=1.0, mode="general")
+    assert result.status is not Status.INFEASIBLE
+    if result.status is Status.UNKNOWN:  # on any machine fast enough to solve it, nothing to check
+        assert result.best_partial and 0 < len(result.placements) < 84
+        assert verify(puzzle, result.placements, partial=True).order == result.order
+        placed = {(c, puzzle.table.piece[p]) for c, p in result.placements}
+        assert len(placed) == len(result.placements)  # each piece at most once
+
+
+def test_the_json_of_a_partial(capsys):
+    from solver.cli import main
+
+    code = main(["solve", str(SOLO_84), "--mode", "general", "--time-limit", "1", "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert code in (0, 4) and obj["interrupted"] is False
+    left = sum(len(names) for names in obj["pieces_left"].values())
+    assert left + len(obj["placements"]) == 84
+    assert obj["best_partial"] == (obj["status"] == "UNKNOWN" and bool(obj["placements"]))
+
+
+def _interrupt(args: list[str], wait_for: str) -> subprocess.CompletedProcess:
+    """Start blokus, send SIGINT once it prints ``wait_for`` on stderr (its
+    progress lines start a second into the solve), and collect its output."""
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    err = []
+    while line := proc.stderr.readline():
+        err.append(line)
+        if wait_for in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, rest = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(args, proc.returncode, out, "".join(err) + rest)
+
+
+def test_ctrl_c_prints_the_partial_and_exits_130():
+    run = _interrupt(["solve", str(SOLO_84), "--mode", "general", "--time-limit", "300", "--json"], "nodes")
+    assert run.returncode == 130, run.stderr
+    obj = json.loads(run.stdout)
+    assert obj["interrupted"] is True and obj["status"] in ("UNKNOWN", "OPTIMAL")
+    if obj["status"] == "UNKNOWN":
+        assert obj["best_partial"] and obj["placements"]
+
+
+def test_ctrl_c_stops_a_cpsat_count():
+    """tetromino-8x10 takes CP-SAT minutes to count: stopped after a second,
+    it prints the solutions counted so far (not a complete count)."""
+    run = _interrupt(["solve", str(TETROMINO), "--engine", "cpsat", "--count", "--time-limit", "300", "--json"],
+                     "blokus:")
+    assert run.returncode == 130, run.stderr
+    obj = json.loads(run.stdout)
+    assert obj["interrupted"] is True and obj["count_complete"] is False
+    assert obj["status"] in ("FEASIBLE", "UNKNOWN") and "Traceback" not in run.stderr
