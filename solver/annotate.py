@@ -781,6 +781,25 @@ def _draw_mistakes(ax, ann: GameAnnotation, paints) -> None:
                     fontsize=8, color="#1A1A1A", fontweight="bold")
 
 
+def _legend(ax, ann: GameAnnotation) -> None:
+    """The lines (one per colour in games of more players), the band of
+    bounds when there is one, and a mistake triangle per colour that made
+    one."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles, labels = ax.get_legend_handles_labels()
+    if any(not b.exact for n in ann.moves for b in (n.before, n.after)):
+        handles.append(Patch(color=BAND_HEX if ann.two_player else "#BDBDBD", alpha=0.4))
+        labels.append("proven bounds")
+    pos = ann.end
+    for c in sorted({n.color for n in ann.moves if n.mistake}):
+        handles.append(Line2D([], [], linestyle="none", marker="v", markersize=8,
+                              color=PAINTS[pos.name(c)].fill, markeredgecolor="#1A1A1A"))
+        labels.append(f"mistake by {pos.name(c)} (points lost)")
+    ax.legend(handles, labels, loc="best", fontsize=8, framealpha=0.9)
+
+
 def _y_range(ax, ann: GameAnnotation) -> None:
     """Keep the exact values readable: a wide band of bounds is cut off
     at one span of the exact values beyond them."""
@@ -821,9 +840,9 @@ def plot_annotation(ann: GameAnnotation, path=None, size: tuple[int, int] = PLOT
             if points:
                 _draw_series(ax, points, PAINTS[pos.name(c)].fill, pos.name(c))
         ax.set_ylabel("guaranteed score of the mover")
-        ax.legend(loc="best", fontsize=8, frameon=False)
     _draw_mistakes(ax, ann, PAINTS)
     _y_range(ax, ann)
+    _legend(ax, ann)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("move")
     ax.grid(True, color="#E5E5E5", linewidth=0.8)

@@ -113,12 +113,12 @@ class _client:
 
         try:
             if self.scheduler:
-                self.client = Client(self.scheduler, timeout="10s")
+                self.client = Client(self.scheduler, timeout="10s", set_as_default=False)
             else:
                 check_workers(self.workers)
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster)
+                                            dashboard_address=":0", silence_logs=logging.CRITICAL)
+                self.client = Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError) as e:
             self.__exit__(None, None, None)
             where = f"the scheduler at {self.scheduler}" if self.scheduler else "a local cluster"
@@ -139,7 +139,7 @@ def _stream(client, task, inputs: list[tuple[str, Any]]) -> Iterator[Outcome]:
     for name, arg in inputs:
         future = client.submit(_timed, task, arg, pure=False, key=f"task-{len(name_of)}-{time.time_ns()}")
         name_of[future] = name
-    for future in as_completed(list(name_of)):
+    for future in as_completed(list(name_of), loop=client.loop):
         name = name_of.pop(future)
         if future.status == "error":
             outcome = Outcome(name, error=_error_text(future.exception()))
