@@ -1028,9 +1028,9 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
         if on_outcome is not None:
             on_outcome(outcome)
         if progress is not None:
-            done = len(report.annotated) + len(report.failed)
+            done = len(report.annotated) + len(report.failed) + len(report.skipped)
             bar = "#" * round(20 * done / max(1, len(files)))
-            progress(Progress(clock.elapsed, 0, f"annotate [{bar:<20}] {done + len(report.skipped)}/{len(files)} "
-                                                f"games, {len(report.failed)} failed"))
+            progress(Progress(clock.elapsed, 0, f"annotate [{bar:<20}] {done}/{len(files)} games, "
+                                                f"{len(report.failed)} failed"))
     report.summary = write_summary(out_dir, report)
     return report
