@@ -565,10 +565,21 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
         "game_bounds": list(a.game_bounds) if a.game_bounds else None,
         "best_move": best_move,
         "notes": a.notes,
+        "nodes": a.nodes,
+        "positions_per_second": None if a.positions_per_second is None else round(a.positions_per_second),
     }
     if args.render:
         obj["image"] = args.render
     return obj
+
+
+def _tree_text(a) -> str:
+    """How far the game-tree proof reached, and its speed."""
+    reach = "proven to the end of the game" if a.tree_proven else "not proven within the time limit"
+    if a.depth is not None:
+        reach += f", lines of up to {a.depth} plies" if a.tree_proven else f", lines searched up to {a.depth} plies"
+    speed = f" ({a.positions_per_second:,.0f}/s)" if a.positions_per_second else ""
+    return f"{reach}, {a.nodes:,} positions in {a.seconds:.2f} s{speed}"
 
 
 def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
@@ -595,6 +606,8 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
     if a.best_move is not None:
         c, p = a.best_move
         print(f"Best move: {pos.name(c)} {PIECES[t.piece[p]].name} {t.name(p)}")
+    if a.nodes is not None:
+        print(f"Game tree: {_tree_text(a)}")
     for note in a.notes:
         print(f"Note: {note}")
     for r in a.colors:

@@ -13,6 +13,11 @@
   enough; otherwise proven bounds from the solo optima and current scores.
 - Four-player games: the score each colour can guarantee whatever the
   others do, when that search finishes.
+
+The game tree is the compiled engine (:mod:`solver.search.treekernel`);
+``analyze(..., tree="python")`` takes the plain-Python reference tree
+(:mod:`solver.search.gametree`) instead, as do boards the compiled engine
+does not take.
 """
 
 from __future__ import annotations
@@ -56,6 +61,16 @@ class Analysis:
     game_bounds: tuple[int, int] | None = None
     best_move: Move | None = None
     notes: list[str] = field(default_factory=list)
+    nodes: int | None = None  # positions the game tree searched (None: no search ran)
+    seconds: float | None = None  # the game tree's time
+    depth: int | None = None  # the most plies below this position its lines reached
+    tree_proven: bool = False  # every game-tree search finished
+
+    @property
+    def positions_per_second(self) -> float | None:
+        if self.nodes is None or not self.seconds:
+            return None
+        return self.nodes / self.seconds
 
 
 def solo_puzzle(pos: Position, color: int) -> Puzzle:
@@ -178,15 +193,22 @@ def _solo(pos: Position, color: int, engine: str, time_limit: float, options: di
                        result.order, disagreement=result.disagreement)
 
 
+TREES = ("compiled", "python")
+
+
 def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: str = "search",
-            options: dict | None = None, progress: ProgressCallback | None = None) -> Analysis:
+            options: dict | None = None, progress: ProgressCallback | None = None,
+            tree: str = "compiled") -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
     half for the solo optima, the rest for the game-tree search.
     ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
-    encoding and parameters); ``progress`` hears what is being worked on."""
+    encoding and parameters); ``progress`` hears what is being worked on;
+    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference)."""
     check_time_limit(time_limit)
     if engine not in ENGINES:
         raise OptionError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if tree not in TREES:
+        raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
     options = options or {}
     clock = Stopwatch(time_limit)
 
@@ -208,15 +230,73 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     all_proven = all(r.proven for r in reports)
     if two_player:
         say("game value (alpha-beta)")
-        _two_player(analysis, clock.deadline, all_proven)
+        _two_player(analysis, clock.deadline, all_proven, tree)
     else:
         say("guaranteed scores (alpha-beta)")
-        _four_player(analysis, clock.deadline)
+        _four_player(analysis, clock.deadline, tree)
     return analysis
 
 
-def _two_player(analysis: Analysis, deadline: float, all_proven: bool) -> None:
-    from .search.gametree import OutOfTime, two_player_value
+class _TreeRun:
+    """One game-tree engine for an analysis: the compiled one where it
+    applies, else the Python reference; adds up what its searches did."""
+
+    def __init__(self, analysis: Analysis, tree: str):
+        from .search import treekernel
+        from .search.treetables import unsupported
+
+        self.analysis = analysis
+        self.compiled = tree == "compiled" and unsupported(analysis.position.board) is None
+        self.kernel = treekernel
+        analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
+
+    def two_player(self, deadline: float, window: tuple[int, int]) -> tuple[int, Move | None]:
+        pos = self.analysis.position.copy()
+        if self.compiled:
+            return self._count(lambda: self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS))
+        from .search.gametree import two_player_value
+
+        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=ScoreOutlook()))
+
+    def guaranteed(self, color: int, deadline: float) -> tuple[int, Move | None]:
+        pos = self.analysis.position.copy()
+        if self.compiled:
+            return self._count(lambda: self.kernel.solve_guaranteed(pos, color, deadline, table_bits=TABLE_BITS))
+        from .search.gametree import guaranteed_score
+
+        return self._python(lambda: guaranteed_score(pos, color, deadline, outlook=ScoreOutlook()))
+
+    def _count(self, search) -> tuple[int, Move | None]:
+        a = self.analysis
+        try:
+            out = search()
+        except self.kernel.OutOfTime as e:
+            a.nodes += e.nodes
+            a.seconds += e.seconds
+            a.depth = max(a.depth, e.depth)
+            raise
+        a.nodes += out.nodes
+        a.seconds += out.seconds
+        a.depth = max(a.depth, out.depth)
+        return out.value, out.move
+
+    def _python(self, search) -> tuple[int, Move | None]:
+        a = self.analysis
+        a.depth = None
+        t0 = time.perf_counter()
+        try:
+            value, move, nodes = search()
+        finally:
+            a.seconds += time.perf_counter() - t0
+        a.nodes += nodes
+        return value, move
+
+
+TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
+
+
+def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled") -> None:
+    from .search.gametree import OutOfTime
 
     pos, reps = analysis.position, analysis.colors
     now = [r.score_now for r in reps]
@@ -235,17 +315,22 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool) -> None:
         s1, s2 = pos.seat_scores()
         analysis.game_value, analysis.game_value_proven = s1 - s2, True
         return
+    run = _TreeRun(analysis, tree)
     try:
-        value, move, nodes = two_player_value(pos.copy(), deadline, window=(lo, hi), outlook=ScoreOutlook())
-    except OutOfTime:
+        value, move = run.two_player(deadline, (lo, hi))
+    except OutOfTime as e:
+        bounds = getattr(e, "bounds", None)
+        if bounds is not None:
+            analysis.game_bounds = (max(lo, bounds[0]), min(hi, bounds[1]))
         analysis.notes.append("the game tree was too big for the time limit: only the bounds are proven")
         return
     analysis.game_value, analysis.game_value_proven, analysis.best_move = value, True, move
-    analysis.notes.append(f"game value by alpha-beta over the rest of the game ({nodes:,} positions)")
+    analysis.tree_proven = True
+    analysis.notes.append(f"game value by alpha-beta over the rest of the game ({analysis.nodes:,} positions)")
 
 
-def _four_player(analysis: Analysis, deadline: float) -> None:
-    from .search.gametree import OutOfTime, guaranteed_score
+def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") -> None:
+    from .search.gametree import OutOfTime
 
     pos = analysis.position
     if pos.game_over:
@@ -258,17 +343,21 @@ def _four_player(analysis: Analysis, deadline: float) -> None:
         analysis.best_move = _first_move(analysis)
         analysis.notes.append("the colours no longer interact: each can guarantee its solo optimum")
         return
+    run = _TreeRun(analysis, tree)
+    proven = 0
     for r in analysis.colors:
         if time.monotonic() > deadline:
             break
         try:
-            value, move, _ = guaranteed_score(pos.copy(), r.color, deadline, outlook=ScoreOutlook())
+            value, move = run.guaranteed(r.color, deadline)
         except OutOfTime:
             analysis.notes.append(f"{COLORS[r.color]}: the guaranteed score was not proven within the time limit")
             continue
+        proven += 1
         r.guaranteed = value
         if move is not None and pos.to_move == r.color:
             analysis.best_move = move
+    analysis.tree_proven = proven == len(analysis.colors)
 
 
 def _first_move(analysis: Analysis) -> Move | None:

@@ -1,0 +1,1121 @@
+"""A compiled (numba) game-tree engine for endgames: the exact two-player
+value (seat 1, blue+red, minus seat 2, yellow+green) and best move, and the
+score one colour can guarantee in a four-player game, with the rules of
+:class:`~solver.position.Position` (fixed rotation, forced passes, the game
+ends when nobody can move, advanced scoring with both monomino bonuses).
+:mod:`solver.search.gametree` is the plain-Python reference it is tested
+against.
+
+State: one row per ply of an explicit stack (copy-make, so undoing a move is
+popping a row): per colour its forbidden squares (occupied, blocked, edge
+contact with its pieces) and its attach candidates (corners of its pieces,
+or its start squares), its hand as a bit mask, its final bonus once its hand
+is empty, the colours that never move again, and a Zobrist key (squares and
+pieces per colour, bonuses, the colour that moved last: that decides whose
+turn it is, and lets a child's key be computed without making the move).
+
+Search: alpha-beta with principal-variation search (null windows after the
+first move, re-searched when they fail high) over the explicit stack, so the
+kernel stops after a node budget and resumes where it was: the Python
+driver checks the clock between calls and, when time runs out, reports the
+bounds proven at the root instead of a value. A fixed-size transposition
+table in numpy arrays (two-slot buckets: one kept for the biggest subtree,
+one always replaced; each entry a lower and an upper bound, so it serves
+any window) gives the first move to try; then killer moves per ply, the
+history of cut-offs, and bigger pieces first. Enhanced transposition
+cut-offs look the children up in the table before searching any of them.
+
+Settling: at each new position every colour's reach (squares its future
+pieces could cover: king steps from its attach squares through squares it
+may cover, as many as it has squares left) is compared with the others'.
+A colour whose reach meets nobody else's plays alone from then on: its
+final score is its solo optimum, found by a one-colour max search (alpha
+pruning, an optimistic bound from the room left, its own table memoised by
+colour, hand and the contents of the reach), and the colour is taken out of
+the rotation with that score booked. Others end between their score now
+and it plus what still fits, which cuts branches (as
+:class:`solver.endgame.ScoreOutlook` does for the Python tree).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..pieces import MONOMINO
+from ..position import Move, Position
+from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
+from .gametree import OutOfTime as _TreeOutOfTime
+from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables, unsupported
+
+INF = 1000  # beyond any value (|value| <= 4 * 89)
+VALUE_BIAS = 1024  # values are stored as value + VALUE_BIAS in 11 bits
+MAX_MOVES = 4096  # legal moves of one colour in one position, at most
+MAX_PLIES = 90  # 84 pieces and the root
+SOLO_PLIES = N_PIECES + 2
+
+# main loop modes
+ENTER, NEXT, RETURN = 0, 1, 2
+# what the kernel returns
+BUDGET, DONE, OVERFLOW = 0, 1, 2
+# ctl: the kernel's counters (kept between calls)
+C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC = range(8)
+# child search kinds (PVS)
+FULL, NULL = 0, 1
+# solo ctl
+S_NODES, S_BUDGET, S_ABORT = range(3)
+# solo frame columns
+F_ALPHA, F_TOP, F_BEST, F_N, F_NEXT = range(5)
+GAVE_UP = np.uint64(0x9E3779B97F4A7C15)  # salt: "the solo search of this region gave up"
+SOLO_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+# -- the kernel's data ------------------------------------------------------------
+class Stack(NamedTuple):
+    """One row per ply: the position after the moves above it, and the
+    alpha-beta frame of the search at that ply. Masks are rows of words."""
+
+    forbidden: np.ndarray  # (D, 4, R) uint64
+    corners: np.ndarray  # (D, 4, R) uint64 attach candidates
+    hand: np.ndarray  # (D, 4) int64
+    spare: np.ndarray  # (D, 4) int64 pieces held twice (Junior)
+    bonus: np.ndarray  # (D, 4) int64 final bonus once the hand is empty
+    started: np.ndarray  # (D, 4) int64 has a piece on the board
+    skip: np.ndarray  # (D,) int64 colours that never move again (no move, or settled)
+    gain: np.ndarray  # (D,) int64 weighted solo gains of the colours settled and taken out
+    key: np.ndarray  # (D,) uint64
+    to_move: np.ndarray  # (D,) int64, -1 when the game is over
+    last: np.ndarray  # (D,) int64 the colour that moved last (part of the key)
+    moves: np.ndarray  # (D, MAX_MOVES) int32 the moves at this ply ...
+    order: np.ndarray  # (D, MAX_MOVES) int64 ... and their ordering scores
+    n_moves: np.ndarray  # (D,) int64
+    next: np.ndarray  # (D,) int64 index of the move being searched
+    alpha: np.ndarray  # (D,) int64
+    beta: np.ndarray  # (D,) int64
+    alpha0: np.ndarray  # (D,) int64 the window at entry (after the table narrowed it)
+    beta0: np.ndarray  # (D,) int64
+    best: np.ndarray  # (D,) int64
+    best_move: np.ndarray  # (D,) int64
+    stage: np.ndarray  # (D,) int64 FULL or NULL: how the current child is searched
+    entry_nodes: np.ndarray  # (D,) int64 node count when the ply was entered
+    killers: np.ndarray  # (D, 2) int64
+    scratch: np.ndarray  # (7, R) uint64 reaches of the four colours, then work rows
+    made: np.ndarray  # (D,) int64 1 when row d + 1 holds the current move of row d
+    stats: np.ndarray  # (D, 8) int64 per ply: entered, game over, table, settled, cut by bounds, expanded, moves, children
+
+
+class Params(NamedTuple):
+    """What one search computes: the value is sum(weight[c] * score of c);
+    the colours with maximiser[c] = 1 maximise it, the others minimise it."""
+
+    weight: np.ndarray  # (4,) int64
+    maximiser: np.ndarray  # (4,) int64
+    settle: int  # 1: settle colours that no longer interact
+    pvs: int  # 1: null windows after the first move
+    etc_plies: int  # enhanced transposition cut-offs this many plies below the root
+    solo_budget: int  # nodes of one solo search before it gives up
+    bonus_all: int  # the bonus for placing everything (0: the variant has none)
+    bonus_mono: int  # the bonus when the monomino went last
+
+
+class Table(NamedTuple):
+    """A transposition table: 2**bits entries in buckets of two; an entry's
+    key is stored xor its data (a torn entry cannot match)."""
+
+    key: np.ndarray  # (N,) uint64
+    data: np.ndarray  # (N,) uint64: lo, hi (11 bits each), move + 1 (22 bits), work (6 bits)
+
+
+class Memory(NamedTuple):
+    """Move-ordering memory and the duplicate marks of the generator."""
+
+    history: np.ndarray  # (4, P) int64 cut-offs caused by colour c's placement p
+    mark: np.ndarray  # (P,) int64 stamp of the last generation that listed p
+    stamp: np.ndarray  # (1,) int64
+
+
+class Solo(NamedTuple):
+    """The one-colour search: a stack of SOLO_PLIES rows (colour axis of
+    size 1, so the generator serves both), its table and counters."""
+
+    forbidden: np.ndarray  # (SOLO_PLIES, 1, R) uint64
+    corners: np.ndarray  # (SOLO_PLIES, 1, R) uint64
+    hand: np.ndarray  # (SOLO_PLIES,) int64
+    spare: np.ndarray  # (SOLO_PLIES,) int64
+    bonus: np.ndarray  # (SOLO_PLIES,) int64
+    started: np.ndarray  # (SOLO_PLIES, 1) int64
+    key: np.ndarray  # (SOLO_PLIES,) uint64
+    moves: np.ndarray  # (SOLO_PLIES, MAX_MOVES) int32
+    region: np.ndarray  # (1, R) uint64 the colour's reach at the solo root
+    frame: np.ndarray  # (SOLO_PLIES, 5) int64 the search at each row, columns F_*
+    table: Table
+    ctl: np.ndarray  # (3,) int64 S_NODES, S_BUDGET, S_ABORT
+
+
+# -- small helpers -----------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _squares(tb, hand):
+    """Squares of the pieces in a hand (a bit mask of pieces)."""
+    n = 0
+    h = hand
+    while h:
+        k = ctz(np.uint64(h))
+        h &= h - 1
+        n += tb.piece_size[k]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _left(tb, hand, spare):
+    """Squares left in hand (``spare``: pieces held twice, Junior)."""
+    return _squares(tb, hand) + (_squares(tb, spare) if spare else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _most(tb, sp, hand, spare, room):
+    """The most a colour's score can still rise: the room it can cover, or
+    everything plus the best bonus still possible."""
+    left = _left(tb, hand, spare)
+    if room < left:
+        return room
+    return left + (sp.bonus_mono if hand & 1 else sp.bonus_all)
+
+
+@njit(cache=True, _nrt=False)
+def _score(tb, hand, spare, bonus):
+    """Advanced score: the bonus once everything is placed, else minus
+    the squares left."""
+    return bonus if hand == 0 else -_left(tb, hand, spare)
+
+
+@njit(cache=True, _nrt=False)
+def _take(sp, hand, spare, piece):
+    """(hand, spare, bonus) after one copy of a piece left the hand; the
+    bonus counts once the hand is empty."""
+    bit = np.int64(1) << piece
+    if spare & bit:
+        return hand, spare & ~bit, 0
+    hand &= ~bit
+    bonus = 0
+    if hand == 0:
+        bonus = sp.bonus_mono if piece == MONOMINO else sp.bonus_all
+    return hand, spare, bonus
+
+
+@njit(cache=True, _nrt=False)
+def _mix(h):
+    """splitmix64's finaliser: a well-spread 64-bit hash step."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _pack(lo, hi, move, work):
+    return (np.uint64(lo + VALUE_BIAS) | (np.uint64(hi + VALUE_BIAS) << np.uint64(11))
+            | (np.uint64(move + 1) << np.uint64(22)) | (np.uint64(work) << np.uint64(44)))
+
+
+@njit(cache=True, _nrt=False)
+def _unpack(data):
+    lo = np.int64(data & np.uint64(0x7FF)) - VALUE_BIAS
+    hi = np.int64((data >> np.uint64(11)) & np.uint64(0x7FF)) - VALUE_BIAS
+    move = np.int64((data >> np.uint64(22)) & np.uint64(0x3FFFFF)) - 1
+    work = np.int64(data >> np.uint64(44))
+    return lo, hi, move, work
+
+
+@njit(cache=True, _nrt=False)
+def _probe(table, key):
+    """(found, lo, hi, move) of a key."""
+    i = np.int64(key & np.uint64(table.key.shape[0] - 2))
+    for j in range(i, i + 2):
+        data = table.data[j]
+        if table.key[j] ^ data == key:
+            lo, hi, move, _ = _unpack(data)
+            return True, lo, hi, move
+    return False, -INF, INF, -1
+
+
+@njit(cache=True, _nrt=False)
+def _store(table, key, lo, hi, move, work):
+    """Record bounds [lo, hi] of a key (merged with what is known of it):
+    slot 0 of the bucket keeps the biggest subtree, slot 1 takes the rest."""
+    i = np.int64(key & np.uint64(table.key.shape[0] - 2))
+    for j in range(i, i + 2):
+        data = table.data[j]
+        if table.key[j] ^ data == key:
+            olo, ohi, omove, owork = _unpack(data)
+            lo = max(lo, olo)
+            hi = min(hi, ohi)
+            if move < 0:
+                move = omove
+            work = max(work, owork)
+            data = _pack(lo, hi, move, work)
+            table.data[j] = data
+            table.key[j] = key ^ data
+            return
+    data = _pack(lo, hi, move, work)
+    _, _, _, work0 = _unpack(table.data[i])
+    if work >= work0:
+        table.data[i + 1] = table.data[i]
+        table.key[i + 1] = table.key[i]
+        j = i
+    else:
+        j = i + 1
+    table.data[j] = data
+    table.key[j] = key ^ data
+
+
+@njit(cache=True, _nrt=False)
+def _bits(x):
+    """Bit length of a non-negative int (the work of a subtree, log2 nodes)."""
+    n = 0
+    while x and n < 63:
+        x >>= 1
+        n += 1
+    return n
+
+
+# -- move generation and make ------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _closed(tb, forbidden, d, c, s):
+    """Which edge neighbours of square s colour c may not cover (4 bits,
+    the pattern index of the covering lists)."""
+    f = 0
+    for i in range(4):
+        n = tb.neighbour[s, i]
+        if n >= 0 and (forbidden[d, c, n >> 6] >> np.uint64(n & 63)) & ONE:
+            f |= 1 << i
+    return f
+
+
+@njit(cache=True, _nrt=False)
+def _generate(tb, forbidden, corners, d, c, hand, mem, out, od):
+    """Write the legal placements of colour c (row d of the stacks) into
+    out[od]; returns how many (MAX_MOVES + 1: too many). Each is listed
+    once, from the first of its attach squares, bigger pieces first."""
+    nw = tb.n_words
+    stamp = mem.stamp[0] + 1
+    mem.stamp[0] = stamp
+    n = 0
+    for w in range(nw):
+        a = corners[d, c, w] & ~forbidden[d, c, w]
+        while a:
+            s = w * 64 + ctz(a)
+            a &= a - ONE
+            base = s * N_PIECES * 16 + _closed(tb, forbidden, d, c, s)
+            for k in range(N_PIECES - 1, -1, -1):
+                if not (hand >> k) & 1:
+                    continue
+                i = base + k * 16
+                for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
+                    x = tb.cover_word[j]
+                    if (tb.cover_mask[j, 0] & forbidden[d, c, x]) | (tb.cover_mask[j, 1] & forbidden[d, c, x + 1]) \
+                            | (tb.cover_mask[j, 2] & forbidden[d, c, x + 2]):
+                        continue
+                    p = tb.cover[j]
+                    if mem.mark[p] == stamp:
+                        continue
+                    mem.mark[p] = stamp
+                    if n == MAX_MOVES:
+                        return MAX_MOVES + 1
+                    out[od, n] = p
+                    n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _has_move(tb, forbidden, corners, d, c, hand):
+    """Whether colour c has a legal placement (row d)."""
+    nw = tb.n_words
+    for w in range(nw):
+        a = corners[d, c, w] & ~forbidden[d, c, w]
+        while a:
+            s = w * 64 + ctz(a)
+            a &= a - ONE
+            base = s * N_PIECES * 16 + _closed(tb, forbidden, d, c, s)
+            h = hand
+            while h:
+                k = ctz(np.uint64(h))
+                h &= h - 1
+                i = base + k * 16
+                for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
+                    x = tb.cover_word[j]
+                    if not ((tb.cover_mask[j, 0] & forbidden[d, c, x]) | (tb.cover_mask[j, 1] & forbidden[d, c, x + 1])
+                            | (tb.cover_mask[j, 2] & forbidden[d, c, x + 2])):
+                        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _place(tb, forbidden, corners, started, e, c, p):
+    """Colour c's own rows at row e after it placed p (rows already copied):
+    its forbidden squares grow by p's edge ring, its attach candidates by
+    p's corners (they replace its start squares at its first piece)."""
+    y = tb.ring_word[p]
+    if not started[e, c]:
+        for w in range(tb.n_words):
+            corners[e, c, w] = ZERO
+        started[e, c] = 1
+    for k in range(4):
+        forbidden[e, c, y + k] |= tb.edge[p, k]
+        corners[e, c, y + k] |= tb.corner[p, k]
+
+
+@njit(cache=True, _nrt=False)
+def _make(tb, sp, st, d, c, p):
+    """Row d + 1 of the stack: row d after colour c placed p (the key
+    included; whose turn it is next is left to _next_to_move)."""
+    e = d + 1
+    nw = tb.n_words
+    for o in range(4):
+        for w in range(nw):
+            st.forbidden[e, o, w] = st.forbidden[d, o, w]
+            st.corners[e, o, w] = st.corners[d, o, w]
+        st.hand[e, o] = st.hand[d, o]
+        st.spare[e, o] = st.spare[d, o]
+        st.bonus[e, o] = st.bonus[d, o]
+        st.started[e, o] = st.started[d, o]
+    st.skip[e] = st.skip[d]
+    st.gain[e] = st.gain[d]
+    x = tb.mask_word[p]
+    for o in range(4):
+        for k in range(3):
+            st.forbidden[e, o, x + k] |= tb.mask[p, k]
+    _place(tb, st.forbidden, st.corners, st.started, e, c, p)
+    st.key[e] = _child_key(tb, st, d, c, p)
+    st.hand[e, c], st.spare[e, c], st.bonus[e, c] = _take(sp, st.hand[d, c], st.spare[d, c], tb.piece[p])
+    st.last[e] = c
+
+
+@njit(cache=True, _nrt=False)
+def _child_key(tb, st, d, c, p):
+    """The key after colour c placed p at row d (without making the move)."""
+    key = st.key[d] ^ tb.zobrist[c, p] ^ tb.zlast[st.last[d]] ^ tb.zlast[c]
+    piece = tb.piece[p]
+    if piece == MONOMINO and st.hand[d, c] == 1 and st.spare[d, c] == 0:
+        key ^= tb.zmono[c]
+    return key
+
+
+@njit(cache=True, _nrt=False)
+def _next_to_move(tb, st, d, after):
+    """The next colour in rotation after ``after`` that has a legal move
+    (the mover itself last), -1 when nobody has; colours found without a
+    move join the row's skip mask (they never move again)."""
+    for i in range(1, 5):
+        o = (after + i) & 3
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if st.hand[d, o] and _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
+            return o
+        st.skip[d] |= bit
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _final(tb, st, sp, d):
+    """The value of a finished game at row d (settled colours' gains included)."""
+    v = st.gain[d]
+    for c in range(4):
+        w = sp.weight[c]
+        if w:
+            v += w * _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c])
+    return v
+
+
+# -- settling: reaches and solo optima -------------------------------------------
+@njit(cache=True, _nrt=False)
+def _reach(tb, st, d, o):
+    """scratch[o] = colour o's reach at row d (see the module docstring)."""
+    nw = tb.n_words
+    sc = st.scratch
+    for w in range(nw):
+        free = tb.open[0, w] & ~st.forbidden[d, o, w]
+        sc[4, w] = free
+        sc[o, w] = st.corners[d, o, w] & free
+    steps = _left(tb, st.hand[d, o], st.spare[d, o]) - 1
+    if steps > 0:
+        king_fill(sc, o, sc, 5, sc, 4, tb.not_left, tb.not_right, tb.width, nw, steps)
+
+
+@njit(cache=True, _nrt=False)
+def _outlook(tb, st, sp, so, mem, ctl, d):
+    """Settle the colours at row d that no longer interact (take them out
+    of the rotation, booking their solo gains) and return proven bounds
+    (lo, hi) of the value."""
+    nw = tb.n_words
+    sc = st.scratch
+    live = 0
+    for o in range(4):
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if st.hand[d, o] == 0 or not _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
+            st.skip[d] |= bit  # never a move again
+            continue
+        _reach(tb, st, d, o)
+        empty = True
+        for w in range(nw):
+            if sc[o, w]:
+                empty = False
+                break
+        if empty:
+            st.skip[d] |= bit  # no attach square left: never a move again
+        else:
+            live |= bit
+    for o in range(4):
+        bit = np.int64(1) << o
+        if not live & bit:
+            continue
+        alone = True
+        for q in range(4):
+            if q != o and live & (np.int64(1) << q):
+                for w in range(nw):
+                    if sc[o, w] & sc[q, w]:
+                        alone = False
+                        break
+        if not alone:
+            continue
+        if sp.weight[o] == 0:
+            st.skip[d] |= bit  # plays alone and does not count: out of the tree
+            ctl[C_SETTLED] += 1
+            continue
+        ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o)
+        if ok:
+            st.skip[d] |= bit
+            st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
+            ctl[C_SETTLED] += 1
+    return _bounds(tb, st, sp, d)
+
+
+@njit(cache=True, _nrt=False)
+def _bounds(tb, st, sp, d):
+    """(lo, hi) of the value at row d: settled gains are booked, a colour
+    out of the rotation keeps its score, the others gain 0 to _most."""
+    lo = st.gain[d]
+    hi = st.gain[d]
+    for o in range(4):
+        w = sp.weight[o]
+        if w == 0:
+            continue
+        now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
+        up = 0
+        if not st.skip[d] & (np.int64(1) << o):
+            up = _most(tb, sp, st.hand[d, o], st.spare[d, o], count(st.scratch, o, tb.n_words))
+        if w > 0:
+            lo += w * now
+            hi += w * (now + up)
+        else:
+            lo += w * (now + up)
+            hi += w * now
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _solo_value(tb, sp, st, so, mem, ctl, d, o):
+    """(found, final score) of colour o playing alone from row d inside its
+    reach scratch[o]; memoised on the colour, its hand and the contents of
+    the reach; a search that gives up is remembered too."""
+    nw = tb.n_words
+    sc = st.scratch
+    h = SOLO_SALT ^ _mix(np.uint64(o + 1) ^ (np.uint64(st.hand[d, o]) << np.uint64(3)))
+    h = _mix(h ^ np.uint64(st.spare[d, o]))
+    for w in range(nw):
+        r = sc[o, w]
+        so.region[0, w] = r
+        so.forbidden[0, 0, w] = st.forbidden[d, o, w]
+        so.corners[0, 0, w] = st.corners[d, o, w]
+        h = _mix(h ^ r)
+        h = _mix(h ^ (st.forbidden[d, o, w] & r))
+        h = _mix(h ^ (st.corners[d, o, w] & r & ~st.forbidden[d, o, w]))
+    found, lo, hi, _ = _probe(so.table, h)
+    if found and lo == hi:
+        return True, lo
+    found, _, _, _ = _probe(so.table, h ^ GAVE_UP)
+    if found:
+        return False, 0
+    so.hand[0] = st.hand[d, o]
+    so.spare[0] = st.spare[d, o]
+    so.bonus[0] = st.bonus[d, o]
+    so.started[0, 0] = st.started[d, o]
+    so.key[0] = h
+    so.ctl[S_NODES] = 0
+    so.ctl[S_ABORT] = 0
+    value = _solo_search(tb, sp, so, mem, o)
+    ctl[C_SOLO_NODES] += so.ctl[S_NODES]
+    ctl[C_SOLO_RUNS] += 1
+    if so.ctl[S_ABORT]:
+        _store(so.table, h ^ GAVE_UP, 0, 0, -1, 63)
+        return False, 0
+    return True, value
+
+
+@njit(cache=True, _nrt=False)
+def _solo_make(tb, sp, so, sd, c, p):
+    """Solo row sd + 1: row sd after the colour placed p."""
+    e = sd + 1
+    for w in range(tb.n_words):
+        so.forbidden[e, 0, w] = so.forbidden[sd, 0, w]
+        so.corners[e, 0, w] = so.corners[sd, 0, w]
+    so.started[e, 0] = so.started[sd, 0]
+    x = tb.mask_word[p]
+    for k in range(3):
+        so.forbidden[e, 0, x + k] |= tb.mask[p, k]
+    _place(tb, so.forbidden, so.corners, so.started, e, 0, p)
+    so.hand[e], so.spare[e], so.bonus[e] = _take(sp, so.hand[sd], so.spare[sd], tb.piece[p])
+    so.key[e] = so.key[sd] ^ tb.zobrist[c, p]
+
+
+@njit(cache=True, _nrt=False)
+def _solo_enter(tb, sp, so, mem, sd):
+    """A new solo node at row sd: (done, value) when known at once, else
+    its moves and frame are set up."""
+    alpha = so.frame[sd, F_ALPHA]
+    hand = so.hand[sd]
+    if hand == 0:
+        return True, so.bonus[sd]
+    now = -_left(tb, hand, so.spare[sd])
+    key = so.key[sd]
+    found, lo, hi, _ = _probe(so.table, key)
+    if found:
+        if lo == hi or hi <= alpha:
+            return True, hi
+        if lo - 1 > alpha:
+            alpha = lo - 1
+    room = 0
+    for w in range(tb.n_words):
+        room += popcount(so.region[0, w] & ~so.forbidden[sd, 0, w])
+    top = now + _most(tb, sp, hand, so.spare[sd], room)
+    if top <= alpha:
+        return True, top
+    n = _generate(tb, so.forbidden, so.corners, sd, 0, hand, mem, so.moves, sd)
+    if n == 0:
+        _store(so.table, key, now, now, -1, 0)
+        return True, now
+    so.frame[sd, F_ALPHA] = alpha
+    so.frame[sd, F_TOP] = top
+    so.frame[sd, F_BEST] = -INF
+    so.frame[sd, F_N] = n
+    so.frame[sd, F_NEXT] = 0
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _solo_search(tb, sp, so, mem, c):
+    """The best final score of colour c alone from solo row 0 (a max-only
+    alpha search with its own table: a value above a node's alpha is exact,
+    one at or below it an upper bound). Gives up (S_ABORT) after the node
+    budget."""
+    sd = 0
+    mode = ENTER
+    value = 0
+    so.frame[0, F_ALPHA] = -INF
+    while True:
+        if mode == ENTER:
+            so.ctl[S_NODES] += 1
+            if so.ctl[S_NODES] > so.ctl[S_BUDGET]:
+                so.ctl[S_ABORT] = 1
+                return 0
+            done, value = _solo_enter(tb, sp, so, mem, sd)
+            mode = RETURN if done else NEXT
+        elif mode == NEXT:
+            p = so.moves[sd, so.frame[sd, F_NEXT]]
+            _solo_make(tb, sp, so, sd, c, p)
+            so.frame[sd + 1, F_ALPHA] = max(so.frame[sd, F_ALPHA], so.frame[sd, F_BEST])
+            sd += 1
+            mode = ENTER
+        else:
+            if sd == 0:
+                return value
+            sd -= 1
+            if value > so.frame[sd, F_BEST]:
+                so.frame[sd, F_BEST] = value
+            nxt = so.frame[sd, F_NEXT] + 1
+            best = so.frame[sd, F_BEST]
+            if best >= so.frame[sd, F_TOP] or nxt >= so.frame[sd, F_N]:
+                if best > so.frame[sd, F_ALPHA]:
+                    _store(so.table, so.key[sd], best, best, -1, 0)
+                else:
+                    _store(so.table, so.key[sd], -INF, best, -1, 0)
+                value = best
+            else:
+                so.frame[sd, F_NEXT] = nxt
+                mode = NEXT
+
+
+# -- the search ---------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _order(tb, st, mem, d, c, n, tt_move):
+    """Ordering scores of the n moves at row d: the table's move, then the
+    killers, then the history of cut-offs, then bigger pieces."""
+    k0 = st.killers[d, 0]
+    k1 = st.killers[d, 1]
+    for i in range(n):
+        p = st.moves[d, i]
+        if p == tt_move:
+            s = np.int64(1) << 60
+        elif p == k0:
+            s = np.int64(1) << 59
+        elif p == k1:
+            s = np.int64(1) << 58
+        else:
+            s = mem.history[c, p] * 8 + tb.size[p]
+        st.order[d, i] = s
+
+
+@njit(cache=True, _nrt=False)
+def _etc(tb, st, tt, d, c, n, maximising, alpha, beta):
+    """Enhanced transposition cut-off: a child whose table bounds already
+    refute the window. Returns (found, value)."""
+    for i in range(n):
+        p = st.moves[d, i]
+        found, lo, hi, _ = _probe(tt, _child_key(tb, st, d, c, p))
+        if found:
+            if maximising and lo >= beta:
+                return True, lo
+            if not maximising and hi <= alpha:
+                return True, hi
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _finish(tb, st, tt, d, nodes):
+    """Store what the search at row d proved; returns its value."""
+    best = st.best[d]
+    if best <= st.alpha0[d]:
+        lo, hi = -INF, best
+    elif best >= st.beta0[d]:
+        lo, hi = best, INF
+    else:
+        lo, hi = best, best
+    _store(tt, st.key[d], lo, hi, st.best_move[d], _bits(nodes - st.entry_nodes[d]))
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _pick(st, d):
+    """Move the best-scored remaining move of row d to position next[d]."""
+    i = st.next[d]
+    n = st.n_moves[d]
+    b = i
+    for j in range(i + 1, n):
+        if st.order[d, j] > st.order[d, b]:
+            b = j
+    if b != i:
+        p = st.moves[d, i]
+        st.moves[d, i] = st.moves[d, b]
+        st.moves[d, b] = p
+        s = st.order[d, i]
+        st.order[d, i] = st.order[d, b]
+        st.order[d, b] = s
+    return st.moves[d, i]
+
+
+@njit(cache=True, _nrt=False)
+def _enter(tb, sp, st, tt, mem, so, ctl, d):
+    """A new node at row d. Returns (done, value): done when its value is
+    known without searching its moves (game over, table, settled bounds);
+    otherwise its moves and frame are set up for NEXT. OVERFLOW (as value
+    with done = 2): more moves than the buffer holds."""
+    alpha = st.alpha[d]
+    beta = st.beta[d]
+    c = st.to_move[d]
+    st.stats[d, 0] += 1
+    if c < 0:
+        st.stats[d, 1] += 1
+        return 1, _final(tb, st, sp, d)
+    key = st.key[d]
+    found, lo, hi, tt_move = _probe(tt, key)
+    if found:
+        if lo == hi or lo >= beta:
+            st.stats[d, 2] += 1
+            return 1, lo
+        if hi <= alpha:
+            st.stats[d, 2] += 1
+            return 1, hi
+    elif d > 0 and sp.settle:
+        lo, hi = _outlook(tb, st, sp, so, mem, ctl, d)
+        if st.skip[d] & (np.int64(1) << c):
+            c = _next_to_move(tb, st, d, c)
+            st.to_move[d] = c
+        if c < 0 or lo == hi or lo >= beta or hi <= alpha:
+            v = hi if hi <= alpha else lo
+            if c < 0:
+                v = _final(tb, st, sp, d)
+                lo = v
+                hi = v
+            _store(tt, key, lo, hi, -1, 0)
+            st.stats[d, 3 if c < 0 or lo == hi else 4] += 1
+            return 1, v
+    if lo > alpha:
+        alpha = lo
+    if hi < beta:
+        beta = hi
+    n = _generate(tb, st.forbidden, st.corners, d, c, st.hand[d, c], mem, st.moves, d)
+    if n > MAX_MOVES:
+        return 2, 0
+    maximising = sp.maximiser[c] == 1
+    if 0 < d <= sp.etc_plies:
+        cut, v = _etc(tb, st, tt, d, c, n, maximising, alpha, beta)
+        if cut:
+            ctl[C_ETC] += 1
+            if maximising:
+                _store(tt, key, v, INF, -1, 0)
+            else:
+                _store(tt, key, -INF, v, -1, 0)
+            return 1, v
+    _order(tb, st, mem, d, c, n, tt_move)
+    st.stats[d, 5] += 1
+    st.stats[d, 6] += n
+    st.n_moves[d] = n
+    st.next[d] = 0
+    st.alpha[d] = alpha
+    st.beta[d] = beta
+    st.alpha0[d] = alpha
+    st.beta0[d] = beta
+    st.best[d] = -INF if maximising else INF
+    st.best_move[d] = -1
+    st.entry_nodes[d] = ctl[C_NODES]
+    return 0, 0
+
+
+@njit(cache=True, _nrt=False)
+def _child_window(sp, st, d, c):
+    """The window of the next child of row d (PVS: a null window after the
+    first move); sets the row's stage."""
+    a = st.alpha[d]
+    b = st.beta[d]
+    if st.next[d] == 0 or not sp.pvs or b - a <= 1:
+        st.stage[d] = FULL
+        return a, b
+    st.stage[d] = NULL
+    if sp.maximiser[c]:
+        return a, a + 1
+    return b - 1, b
+
+
+@njit(cache=True, _nrt=False)
+def _descend(tb, sp, st, tt, d):
+    """Take the next move of row d. When the table already decides what
+    the child would return in its window, return (True, that value) without
+    making the move (the child's own table check, done from here); else
+    make it into row d + 1 with its window and return (False, 0)."""
+    p = _pick(st, d)
+    c = st.to_move[d]
+    st.stats[d, 7] += 1
+    a, b = _child_window(sp, st, d, c)
+    found, lo, hi, _ = _probe(tt, _child_key(tb, st, d, c, p))
+    if found:
+        if lo == hi or lo >= b:
+            st.made[d] = 0
+            return True, lo
+        if hi <= a:
+            st.made[d] = 0
+            return True, hi
+    _make_child(tb, sp, st, d)
+    st.alpha[d + 1] = a
+    st.beta[d + 1] = b
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _make_child(tb, sp, st, d):
+    """Make the current move of row d into row d + 1 (whose turn next too)."""
+    c = st.to_move[d]
+    _make(tb, sp, st, d, c, st.moves[d, st.next[d]])
+    st.to_move[d + 1] = _next_to_move(tb, st, d + 1, c)
+    st.made[d] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _ascend(tb, sp, st, mem, d, v):
+    """A child of row d returned v. Returns 0: go on with the next move,
+    1: re-search the same child (st.alpha/beta[d + 1] set), 2: cut-off or
+    no moves left (the row is finished)."""
+    c = st.to_move[d]
+    a = st.alpha[d]
+    b = st.beta[d]
+    maximising = sp.maximiser[c] == 1
+    if st.stage[d] == NULL and a < v < b:
+        st.stage[d] = FULL
+        if maximising:
+            st.alpha[d + 1] = v
+            st.beta[d + 1] = b
+        else:
+            st.alpha[d + 1] = a
+            st.beta[d + 1] = v
+        return 1
+    i = st.next[d]
+    p = st.moves[d, i]
+    if maximising:
+        if v > st.best[d]:
+            st.best[d] = v
+            st.best_move[d] = p
+        if v > a:
+            st.alpha[d] = v
+    else:
+        if v < st.best[d]:
+            st.best[d] = v
+            st.best_move[d] = p
+        if v < b:
+            st.beta[d] = v
+    if st.alpha[d] >= st.beta[d]:
+        mem.history[c, p] += 1
+        if st.killers[d, 0] != p:
+            st.killers[d, 1] = st.killers[d, 0]
+            st.killers[d, 0] = p
+        return 2
+    st.next[d] = i + 1
+    return 2 if i + 1 >= st.n_moves[d] else 0
+
+
+@njit(cache=True)
+def _search(tb, sp, st, tt, mem, so, ctl, budget):
+    """Alpha-beta over the explicit stack from row 0 (its window in
+    st.alpha[0], st.beta[0]) until done or ``budget`` more nodes; resumes
+    from ctl. Returns DONE (value in ctl[C_VALUE], best move in
+    st.best_move[0]), BUDGET or OVERFLOW."""
+    depth = ctl[C_DEPTH]
+    mode = ctl[C_MODE]
+    value = ctl[C_VALUE]
+    limit = ctl[C_NODES] + budget
+    while True:
+        if mode == ENTER:
+            if ctl[C_NODES] >= limit:
+                ctl[C_DEPTH] = depth
+                ctl[C_MODE] = mode
+                return BUDGET
+            ctl[C_NODES] += 1
+            done, value = _enter(tb, sp, st, tt, mem, so, ctl, depth)
+            if done == 2:
+                return OVERFLOW
+            mode = RETURN if done else NEXT
+        elif mode == NEXT:
+            known, value = _descend(tb, sp, st, tt, depth)
+            depth += 1
+            if known:
+                ctl[C_NODES] += 1  # a position decided by the table, as at ENTER
+                mode = RETURN
+            else:
+                mode = ENTER
+        else:
+            if depth == 0:
+                ctl[C_VALUE] = value
+                ctl[C_DEPTH] = 0
+                ctl[C_MODE] = RETURN
+                return DONE
+            depth -= 1
+            step = _ascend(tb, sp, st, mem, depth, value)
+            if step == 1:
+                if not st.made[depth]:
+                    _make_child(tb, sp, st, depth)
+                depth += 1
+                mode = ENTER
+            elif step == 2:
+                value = _finish(tb, st, tt, depth, ctl[C_NODES])
+            else:
+                mode = NEXT
+
+
+# -- the Python side ----------------------------------------------------------------
+class OutOfTime(_TreeOutOfTime):
+    """The search did not finish in time; ``bounds`` = (lo, hi) is what it
+    proved of the value (the window it was given, narrowed by the root moves
+    searched), ``nodes`` the positions it visited, ``depth`` the most plies
+    below the root it reached, ``seconds`` the time it took."""
+
+    def __init__(self, bounds: tuple[int, int], nodes: int, depth: int, seconds: float):
+        super().__init__(f"not proven: the value is between {bounds[0]} and {bounds[1]}")
+        self.bounds = bounds
+        self.nodes = nodes
+        self.depth = depth
+        self.seconds = seconds
+
+
+class Outcome(NamedTuple):
+    """What a finished search proved."""
+
+    value: int
+    move: Move | None  # the best move of the colour to move (None: the game is over)
+    nodes: int  # positions searched (solo searches not included)
+    solo_nodes: int  # positions of the solo searches that settled colours
+    depth: int  # the most plies below the root searched (where lines ended or were settled)
+    seconds: float
+
+
+def _stack(tb: Tables) -> Stack:
+    row = tb.n_words + PAD
+    D = MAX_PLIES
+
+    def z(*shape, dtype=np.int64):
+        return np.zeros(shape, dtype=dtype)
+
+    return Stack(z(D, 4, row, dtype=np.uint64), z(D, 4, row, dtype=np.uint64), z(D, 4), z(D, 4), z(D, 4), z(D, 4),
+                 z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
+                 z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
+                 np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64), z(D), z(D, 8))
+
+
+def _table(bits: int) -> Table:
+    return Table(np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.uint64))
+
+
+def _solo(tb: Tables, bits: int) -> Solo:
+    row = tb.n_words + PAD
+    D = SOLO_PLIES
+    u = np.uint64
+    return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=np.int64),
+                np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros((D, 1), dtype=np.int64), np.zeros(D, dtype=u),
+                np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u),
+                np.zeros((D, 5), dtype=np.int64), _table(bits),
+                np.zeros(3, dtype=np.int64))
+
+
+class Engine:
+    """The compiled engine's arrays for one board, reused from search to
+    search (the solo table too: solo optima do not depend on the search)."""
+
+    def __init__(self, board, table_bits: int = 20, solo_bits: int = 18):
+        self.board = board
+        self.tb = tables(board)
+        P = self.tb.piece.shape[0]
+        self.st = _stack(self.tb)
+        self.tt = _table(table_bits)
+        self.mem = Memory(np.zeros((4, P), dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        self.so = _solo(self.tb, solo_bits)
+        self.ctl = np.zeros(8, dtype=np.int64)
+
+    def _load(self, pos: Position, window: tuple[int, int]) -> None:
+        """Row 0 of the stack from a position; a fresh table and history."""
+        r: Root = root_state(pos)
+        st = self.st
+        st.forbidden[0] = r.forbidden
+        st.corners[0] = r.corners
+        st.hand[0] = r.hand
+        st.spare[0] = r.spare
+        st.bonus[0] = r.bonus
+        st.started[0] = r.started
+        st.skip[0] = sum(1 << c for c in range(4) if not pos.has_legal_move(c))
+        st.gain[0] = 0
+        st.key[0] = r.key
+        st.to_move[0] = r.to_move if pos.to_move is not None else -1
+        st.last[0] = r.last
+        st.alpha[0], st.beta[0] = window[0] - 1, window[1] + 1
+        st.killers.fill(-1)
+        st.stats.fill(0)
+        self.tt.key.fill(0)
+        self.tt.data.fill(0)
+        self.mem.history.fill(0)
+        self.ctl.fill(0)
+        self.ctl[C_MODE] = ENTER
+        self.so.ctl[S_BUDGET] = self.params.solo_budget
+
+    def run(self, pos: Position, params: Params, deadline: float | None,
+            window: tuple[int, int] | None = None) -> Outcome:
+        """Search the position to the end of the game; OutOfTime (with the
+        proven bounds) when the deadline passes first."""
+        t0 = time.perf_counter()
+        lo, hi = window if window is not None else (-INF + 2, INF - 2)
+        self.params = params
+        self._load(pos, (lo, hi))
+        budget = 4096
+        while True:
+            start = time.perf_counter()
+            status = _search(self.tb, params, self.st, self.tt, self.mem, self.so, self.ctl, budget)
+            if status == DONE:
+                break
+            if status == OVERFLOW:
+                raise RuntimeError("more legal moves than the compiled engine's buffer holds")
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime(self._root_bounds(pos, params, lo, hi), int(self.ctl[C_NODES]), self.depth(),
+                                time.perf_counter() - t0)
+            spent = time.perf_counter() - start
+            budget = int(min(max(budget * (0.05 / max(spent, 1e-4)), 1024), 1 << 22))
+        value = int(self.ctl[C_VALUE])
+        c = pos.to_move
+        move = Move(c, int(self.st.best_move[0])) if c is not None and self.st.best_move[0] >= 0 else None
+        return Outcome(value, move, int(self.ctl[C_NODES]), int(self.ctl[C_SOLO_NODES]), self.depth(),
+                       time.perf_counter() - t0)
+
+    def depth(self) -> int:
+        """The most plies below the root the last search entered."""
+        return int(np.flatnonzero(self.st.stats[:, 0])[-1])
+
+    def _root_bounds(self, pos: Position, params: Params, lo: int, hi: int) -> tuple[int, int]:
+        """What the unfinished search proved at the root: the root moves
+        searched so far raise the side to move's bound."""
+        if params.maximiser[pos.to_move]:
+            return max(lo, int(self.st.alpha[0])), hi
+        return lo, min(hi, int(self.st.beta[0]))
+
+
+_ENGINES: dict = {}
+
+
+def engine(board, table_bits: int = 20) -> Engine:
+    """The engine of a board (one per board and table size, kept)."""
+    key = (board, table_bits)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(board, table_bits)
+    return _ENGINES[key]
+
+
+def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
+           solo_budget: int = 200_000) -> Params:
+    """The parameters of a search from ``pos`` (see :class:`Params`)."""
+    all_placed, mono_last = bonuses(pos)
+    return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
+                  etc_plies, solo_budget, all_placed, mono_last)
+
+
+def _final_value(pos: Position, weight) -> int:
+    return sum(w * pos.score(c) for c, w in enumerate(weight))
+
+
+def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     settle: bool = True, table_bits: int = 20) -> Outcome:
+    """The two-player value (seat 1 minus seat 2 under best play) with its
+    best move and the search's figures; raises OutOfTime (with the bounds
+    proven so far). ``window``: proven bounds on the value, if known."""
+    weight = (1, -1, 1, -1)
+    if pos.game_over:
+        return Outcome(_final_value(pos, weight), None, 1, 0, 0, 0.0)
+    return engine(pos.board, table_bits).run(pos, params(pos, weight, (1, 0, 1, 0), settle), deadline, window)
+
+
+def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
+                     table_bits: int = 20) -> Outcome:
+    """The score ``color`` can guarantee whatever the others do (they
+    minimise it), the best move of the colour to move, and the search's
+    figures; raises OutOfTime."""
+    weight = tuple(1 if c == color else 0 for c in range(4))
+    if pos.game_over:
+        return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
+    return engine(pos.board, table_bits).run(pos, params(pos, weight, weight, settle), deadline)
+
+
+def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     settle: bool = True, table_bits: int = 20) -> tuple[int, Move | None, int]:
+    """(seat 1 minus seat 2 under best play, best move, nodes), as
+    :func:`solver.search.gametree.two_player_value`; raises OutOfTime
+    (with the bounds proven so far)."""
+    out = solve_two_player(pos, deadline, window, settle, table_bits)
+    return out.value, out.move, out.nodes
+
+
+def guaranteed_score(pos: Position, color: int, deadline: float | None, settle: bool = True,
+                     table_bits: int = 20) -> tuple[int, Move | None, int]:
+    """(the score ``color`` can guarantee whatever the others do, the best
+    move of the colour to move, nodes), as
+    :func:`solver.search.gametree.guaranteed_score`; raises OutOfTime."""
+    out = solve_guaranteed(pos, color, deadline, settle, table_bits)
+    return out.value, out.move, out.nodes

@@ -1,0 +1,236 @@
+"""The compiled game tree (solver.search.treekernel) against plain minimax.
+
+Endgames come from seeded random games on 7x7, 8x6, 14x14 and the classic
+board, a few plies before their end, and from games where every colour
+starts with a small hand (so colours place everything: both bonuses). One
+memoised minimax pass over each endgame gives all five values at once (the
+two-player value and the four guaranteed scores) for every position of its
+tree; the compiled engine must give the same values at the root and a best
+move whose child has that value, with and without settling, with a tiny
+table too (replacements), and within the solo-optimum bounds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from solver.endgame import solo_puzzle
+from solver.geometry import CLASSIC, Board
+from solver.pieces import MONOMINO, PIECE_NAMES
+from solver.position import Move, Position
+from solver.search import treekernel as tk
+from solver.search.driver import best_value
+from solver.search.gametree import OutOfTime as TreeOutOfTime
+from solver.search.gametree import _key
+from solver.search.treetables import unsupported
+from solver.variants import DUO, JUNIOR
+
+from .util import random_game
+
+SEAT = (1, -1, 1, -1)
+
+
+class Oracle:
+    """Plain minimax over the whole rest of the game, memoised per position:
+    values[key] = (two-player value, guaranteed score of colours 0..3)."""
+
+    def __init__(self, cap: int):
+        self.values: dict = {}
+        self.cap = cap
+        self.passes = 0  # positions after a forced pass (a colour skipped, the game not over)
+        self.bonuses: set[int] = set()  # final bonuses seen (15, 20)
+
+    def __call__(self, pos: Position) -> tuple[int, ...]:
+        key = _key(pos)
+        hit = self.values.get(key)
+        if hit is not None:
+            return hit
+        if len(self.values) >= self.cap:
+            raise OverflowError
+        if pos.game_over:
+            s = pos.scores()
+            self.bonuses.update(x for x in s if x > 0)
+            out = (sum(w * x for w, x in zip(SEAT, s)), *s)
+        else:
+            c = pos.to_move
+            rows = []
+            for p in pos.legal_placements():
+                pos.push(Move(c, p))
+                if pos.to_move is not None and pos.to_move != (c + 1) % 4:
+                    self.passes += 1
+                rows.append(self(pos))
+                pos.pop()
+            two = max(r[0] for r in rows) if c in (0, 2) else min(r[0] for r in rows)
+            out = (two, *(max(r[1 + k] for r in rows) if c == k else min(r[1 + k] for r in rows) for k in range(4)))
+        self.values[key] = out
+        return out
+
+
+def endgames(board, count: int, most: int, cap: int, hand_pieces: int | None = None, seed0: int = 0):
+    """(position, oracle) pairs from seeded random games: the position the
+    most plies (up to ``most``) before the end whose rest of the game has at
+    most ``cap`` positions (one oracle per game, shared as the cut moves
+    back). ``hand_pieces``: every colour starts with that many random
+    pieces, the monomino among them in every other game."""
+    found = []
+    for seed in range(seed0, seed0 + 400):
+        start = Position(board)
+        if hand_pieces:
+            rng = random.Random(seed)
+            for c in range(4):
+                pieces = rng.sample(range(1, len(PIECE_NAMES)), hand_pieces - (seed % 2))
+                start.hand[c] = sum(1 << k for k in pieces) | ((seed % 2) << MONOMINO)
+            start.setup({})
+        end = random_game(seed, start.copy())
+        oracle, best = Oracle(cap), None
+        for back in range(2, most + 1):
+            pos = start.copy()
+            for m in end.history[: max(0, len(end.history) - back)]:
+                pos.push(m)
+            for c in range(4):
+                pos.legal_placements(c)  # prunes the candidates (has_legal_move does not)
+            try:
+                oracle(pos)
+            except OverflowError:
+                break
+            best = pos
+        if best is not None and not best.game_over:
+            found.append((best, oracle))
+            if len(found) == count:
+                return found
+    raise AssertionError(f"not enough small endgames on {board}")
+
+
+def check(pos: Position, oracle: Oracle, colours=range(4), table_bits: int = 14) -> None:
+    """The compiled engine's two-player value, guaranteed scores and best
+    moves equal the oracle's, with and without settling."""
+    want = oracle(pos)
+    for settle in (True, False):
+        value, move, _ = tk.two_player_value(pos.copy(), None, settle=settle, table_bits=table_bits)
+        assert value == want[0], (settle, value, want)
+        pos.push(move)
+        assert oracle(pos)[0] == value
+        pos.pop()
+    for c in colours:
+        value, move, _ = tk.guaranteed_score(pos.copy(), c, None, table_bits=table_bits)
+        assert value == want[1 + c], (c, value, want)
+        pos.push(move)
+        assert oracle(pos)[1 + c] == value
+        pos.pop()
+
+
+def solo_bounds(pos: Position) -> list[tuple[int, int]]:
+    """(score now, solo optimum) per colour, from the Python search engine."""
+    out = []
+    for c in range(4):
+        now = pos.score(c)
+        best = best_value(solo_puzzle(pos, c)) if pos.hand[c] and pos.has_legal_move(c) else now
+        out.append((now, best))
+    return out
+
+
+SMALL = [Board.rectangle(7, 7, corners=True), Board.rectangle(8, 6, corners=True)]
+
+
+@pytest.mark.parametrize("board", SMALL, ids=["7x7", "8x6"])
+def test_small_boards_equal_minimax(board):
+    found = endgames(board, 20, most=9, cap=1500)
+    passes = 0
+    for pos, oracle in found:
+        check(pos, oracle)
+        passes += oracle.passes
+    assert passes > 0  # forced passes happen inside these trees
+
+
+def test_small_hands_reach_both_bonuses():
+    """Colours start with four or five pieces: they place everything, with
+    the monomino last or not (advanced scoring's two bonuses)."""
+    found = endgames(Board.rectangle(8, 8, corners=True), 20, most=10, cap=1500, hand_pieces=5)
+    bonuses = set()
+    for pos, oracle in found:
+        check(pos, oracle)
+        bonuses |= oracle.bonuses
+    assert bonuses == {15, 20}
+
+
+def test_duo_board_equals_minimax():
+    found = endgames(Board.rectangle(14, 14, corners=True), 15, most=8, cap=1500)
+    for pos, oracle in found:
+        check(pos, oracle, colours=(pos.to_move,))
+
+
+@pytest.mark.parametrize("variant", [DUO, JUNIOR], ids=["duo", "junior"])
+def test_two_colour_variants_equal_minimax(variant):
+    """Duo (two colours, own start squares) and Junior (two copies of each
+    piece, no bonuses): the empty colour slots never move and score 0."""
+    for pos, oracle in endgames(variant, 8, most=8, cap=1500):
+        check(pos, oracle, colours=(0, 1))
+
+
+def test_late_classic_positions_equal_minimax():
+    found = endgames(CLASSIC, 15, most=8, cap=1500)
+    for pos, oracle in found:
+        check(pos, oracle, colours=(pos.to_move, (pos.to_move + 1) % 4))
+
+
+def test_values_stay_within_the_solo_optimum_bounds():
+    for pos, oracle in endgames(SMALL[0], 8, most=9, cap=1500, seed0=100):
+        bounds = solo_bounds(pos)
+        value = tk.two_player_value(pos.copy(), None, table_bits=14)[0]
+        lo = bounds[0][0] + bounds[2][0] - bounds[1][1] - bounds[3][1]
+        hi = bounds[0][1] + bounds[2][1] - bounds[1][0] - bounds[3][0]
+        assert lo <= value <= hi
+        for c in range(4):
+            g = tk.guaranteed_score(pos.copy(), c, None, table_bits=14)[0]
+            assert bounds[c][0] <= g <= bounds[c][1]
+
+
+def test_a_tiny_table_still_gives_exact_values():
+    """2**8 entries: replacements and overwritten bounds all the time."""
+    for pos, oracle in endgames(SMALL[1], 6, most=9, cap=1500, seed0=200):
+        check(pos, oracle, colours=(0,), table_bits=8)
+
+
+def test_out_of_time_gives_bounds_around_the_value():
+    end = random_game(7)
+    pos = Position()
+    for m in end.history[: len(end.history) - 8]:
+        pos.push(m)
+    exact = tk.two_player_value(pos.copy(), None)[0]
+    with pytest.raises(TreeOutOfTime) as info:
+        tk.two_player_value(pos.copy(), time.monotonic() - 1, window=(exact - 40, exact + 40))
+    lo, hi = info.value.bounds
+    assert exact - 40 <= lo <= exact <= hi <= exact + 40
+
+
+def test_wide_boards_are_left_to_the_python_tree():
+    assert unsupported(Board.rectangle(32, 8)) is not None
+    assert unsupported(CLASSIC) is None
+
+
+def test_analyze_uses_the_compiled_tree_and_reports_its_figures(tmp_path, capsys):
+    import json
+
+    from solver.cli import main
+    from solver.endgame import analyze
+    from solver.sgf import write_record
+
+    end = random_game(3)
+    pos = Position()
+    for m in end.history[: len(end.history) - 6]:
+        pos.push(m)
+    compiled = analyze(pos.copy(), two_player=True, time_limit=60)
+    python = analyze(pos.copy(), two_player=True, time_limit=60, tree="python")
+    assert compiled.game_value_proven and compiled.game_value == python.game_value
+    assert compiled.tree_proven and compiled.nodes > 0 and compiled.depth >= 1
+    path = tmp_path / "game.blksgf"
+    path.write_text(write_record(end, two_player=True), encoding="utf-8")
+    assert main(["analyze", str(path), "--move", str(len(end.history) - 6), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["game_value"] == compiled.game_value
+    assert obj["nodes"] > 0 and obj["positions_per_second"] > 0
+    assert main(["analyze", str(path), "--move", str(len(end.history) - 6)]) == 0
+    assert "Game tree: proven to the end of the game, lines of up to" in capsys.readouterr().out
