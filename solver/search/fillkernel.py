@@ -26,21 +26,23 @@ Pruning (all sound, at least what the Python engine does):
 - a colour whose start squares are all taken by others or forbidden to it;
 - a square in the first ``K`` with no option.
 
-Data layout: masks are two uint64 words (boards up to 128 squares); per
-placement its square, edge, corner and same-shape masks; per square the
-placements covering it (flat array plus offsets); per search level the
-occupied mask, per colour forbidden masks (occupied, blocked, must-stay
-empty, edge contact with the colour, other colours' owned start squares),
-per colour occupied masks and a bitmask of pieces left, the lonely pieces
-(bits over "slots": set-up pieces, then one slot per level), and the
-option list of the level. The explicit DFS stack lives in numpy arrays, so
-:meth:`FillKernel.run` can stop after a node budget and resume.
+Data layout: a set of squares is two uint64 words (boards up to 128
+squares), so every mask below is a pair ``[lo, hi]``. The kernel takes its
+data in named tuples, grouped by meaning (numba passes them like separate
+arguments): :class:`Placements` (constant per-placement tables),
+:class:`Covering` (the placements covering each square), :class:`BoardMasks`,
+:class:`Rules` (scalars), :class:`Colours` (per-colour constants),
+:class:`Slots` (the pieces on the board: set-up pieces, then one per
+level), :class:`Stack` (the explicit DFS stack: one row per level) and
+:class:`Progress` (counters and the solution buffer, shared with Python).
+The stack lives in numpy arrays, so :meth:`FillKernel.run` can stop after a
+node budget and resume.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -61,17 +63,120 @@ ONE = np.uint64(1)
 U63 = np.uint64(63)
 U64 = np.uint64(64)
 
+# The compiled functions run without numba's reference counting (the jit
+# option ``_nrt=False``, private but what numba's own library code uses for
+# the same purpose). They allocate nothing: every array belongs to the
+# FillKernel that calls them. With counting on, each array passed to a
+# helper costs two atomic operations per call unless numba can prove them
+# redundant, which it cannot across branches; a named tuple passes all of
+# its arrays, and the grouped kernel ran 17x slower.
+_JIT = dict(cache=True, _nrt=False)
+
 # status codes of _kernel
 BUDGET, DONE, BUFFER_FULL, STOPPED = 0, 1, 2, 3
 
-# ip (int parameters)
-IP_W, IP_N, IP_K, IP_CANON, IP_SHAPES, IP_LONELY, IP_GAME, IP_MONO, IP_NACT, IP_S, IP_D, IP_KEEP, IP_STOP, IP_NEVER = range(14)
-# ctl (mutable counters)
-C_L, C_NODES, C_COUNT, C_NSOL, C_STARTED, C_DONE = range(6)
-# bm rows (board masks)
-B_FULL, B_NOTL, B_NOTR, B_OPEN, B_STARS = range(5)
-# colinfo columns
-CI_START, CI_SMALL, CI_IN, CI_SETUP = range(4)
+# Progress.counters: what the kernel and the caller read and write between
+# calls (a named tuple's scalar fields are read-only, so these live in one
+# int64 array; the last two are limits the caller sets)
+C_LEVEL, C_NODES, C_COUNT, C_STORED, C_STARTED, C_DONE, C_KEEP, C_STOP = range(8)
+
+
+# -- the kernel's data ------------------------------------------------------------
+class Placements(NamedTuple):
+    """Constant tables, one row per placement the kernel may make (the
+    listed pieces clear of fixed squares). Masks are (P, 2) uint64."""
+
+    mask: np.ndarray  # its squares
+    edge: np.ndarray  # squares sharing an edge with it (closed to its colour)
+    corner: np.ndarray  # squares touching it at a corner only
+    near: np.ndarray  # squares a same-shaped piece of another colour may not cover (0: rule off)
+    piece: np.ndarray  # (P,) int64 piece index
+    size: np.ndarray  # (P,) int64 piece size
+    table_index: np.ndarray  # (P,) int64 index in puzzle.table (what solutions report)
+    low: np.ndarray  # (P,) int64 its lowest square
+
+
+class Covering(NamedTuple):
+    """The placements covering square s: ``placement[offset[s]:offset[s + 1]]``,
+    highest lowest square first (a scan stops at the first one reaching
+    below the lowest empty square)."""
+
+    offset: np.ndarray  # (N + 1,) int64
+    placement: np.ndarray  # uint32 indices into Placements
+
+
+class BoardMasks(NamedTuple):
+    """The board rectangle: its width and constant masks ((2,) uint64 each)."""
+
+    width: np.uint64  # a shift by one row
+    full: np.ndarray  # every square of the rectangle
+    not_left: np.ndarray  # all but the left column (may shift left)
+    not_right: np.ndarray  # all but the right column (may shift right)
+    open: np.ndarray  # squares the pieces must fill
+    stars: np.ndarray  # squares that must be covered
+
+
+class Rules(NamedTuple):
+    """Scalar rule switches and sizes."""
+
+    K: int  # the branching square: fewest options among the first K empty squares
+    canonical: bool  # interchangeable colours, used in order of first appearance
+    shapes: bool  # the same-shape rule is on
+    lonely: bool  # pieces must touch their colour at a corner (touch, game)
+    game: bool  # connect = game (one corner-connected group per colour)
+    monomino_last: bool  # game with monomino-last: checked at the leaves
+    n_setup: int  # slots taken by set-up pieces (level slots follow)
+    never: bool  # no arrangement can pass the verifier
+
+
+class Colours(NamedTuple):
+    """Per-colour constants (index: colour 0-3)."""
+
+    active: np.ndarray  # (k,) int64 the colours with pieces to place, in order
+    rank: np.ndarray  # (4,) int64 index in ``active``, -1 if not there
+    start: np.ndarray  # (4, 2) uint64 start squares
+    has_start: np.ndarray  # (4,) bool in the puzzle and has start squares
+    small: np.ndarray  # (4,) bool fewer than two pieces in all (never lonely under game)
+    in_puzzle: np.ndarray  # (4,) bool
+    n_setup: np.ndarray  # (4,) int64 set-up pieces
+
+
+class Slots(NamedTuple):
+    """The pieces on the board, one slot each: the set-up pieces of the
+    puzzle's colours, then the piece placed at level l in slot n_setup + l."""
+
+    colour: np.ndarray  # (NS,) int64, -1 when free
+    mask: np.ndarray  # (NS, 2) uint64
+    corner: np.ndarray  # (NS, 2) uint64
+    piece: np.ndarray  # (NS,) int64
+    witness: np.ndarray  # (NS,) int64 a placement that last kept the piece from being lonely, -1
+    in_group: np.ndarray  # (NS,) bool scratch space of _connected
+
+
+class Stack(NamedTuple):
+    """The explicit DFS stack: row l describes the board after l moves (and
+    the options tried at level l). Masks are (2,) per row, (4, 2) per colour."""
+
+    occupied: np.ndarray  # (LV, 2) every covered square
+    forbidden: np.ndarray  # (LV, 4, 2) squares colour c may not cover
+    own: np.ndarray  # (LV, 4, 2) squares covered by colour c
+    left: np.ndarray  # (LV, 4) int64 bitmask of colour c's pieces left
+    lonely: np.ndarray  # (LV, 2) uint64 bits over slots: pieces touching no piece of their colour
+    used: np.ndarray  # (LV,) int64 colours used so far (canonical labelling)
+    sizes: np.ndarray  # (LV, 6) int64 pieces left of each size
+    opt_colour: np.ndarray  # (LV, MAXOPT) int64 the options at level l ...
+    opt_placement: np.ndarray  # (LV, MAXOPT) int64 ... (colour, placement)
+    n_opts: np.ndarray  # (LV,) int64
+    next_opt: np.ndarray  # (LV,) int64 the next option to try
+    shape_block: np.ndarray  # (pieces, 2) uint64 squares piece i may not cover now (same-shape rule)
+    shape_saved: np.ndarray  # (LV, 2) uint64 shape_block of the piece moved at level l, before the move
+
+
+class Progress(NamedTuple):
+    """What the kernel and its caller share between calls."""
+
+    counters: np.ndarray  # (8,) int64, indexed by C_*
+    solutions: np.ndarray  # (rows, pieces, 2) int32 (colour, table placement) per level
 
 
 # -- bit helpers ------------------------------------------------------------------
@@ -101,7 +206,7 @@ def _ctz(typingctx, x):
     return types.int64(types.uint64), codegen
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _shl(lo, hi, n):
     """(lo, hi) << n for 0 < n < 128."""
     if n < U64:
@@ -109,7 +214,7 @@ def _shl(lo, hi, n):
     return ZERO, lo << (n - U64)
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _shr(lo, hi, n):
     """(lo, hi) >> n for 0 < n < 128."""
     if n < U64:
@@ -117,24 +222,24 @@ def _shr(lo, hi, n):
     return hi >> (n - U64), ZERO
 
 
-@njit(cache=True)
-def _grow(lo, hi, w, full0, full1, notl0, notl1, notr0, notr1):
+@njit(**_JIT)
+def _grow(lo, hi, board):
     """The set with its edge neighbours added (within the board rectangle)."""
-    a0 = lo & notr0
-    a1 = hi & notr1
+    a0 = lo & board.not_right[0]
+    a1 = hi & board.not_right[1]
     r0 = a0 << ONE
     r1 = (a1 << ONE) | (a0 >> U63)
-    b0 = lo & notl0
-    b1 = hi & notl1
+    b0 = lo & board.not_left[0]
+    b1 = hi & board.not_left[1]
     l0 = (b0 >> ONE) | (b1 << U63)
     l1 = b1 >> ONE
-    d0, d1 = _shl(lo, hi, w)
-    u0, u1 = _shr(lo, hi, w)
-    return (lo | r0 | l0 | d0 | u0) & full0, (hi | r1 | l1 | d1 | u1) & full1
+    d0, d1 = _shl(lo, hi, board.width)
+    u0, u1 = _shr(lo, hi, board.width)
+    return (lo | r0 | l0 | d0 | u0) & board.full[0], (hi | r1 | l1 | d1 | u1) & board.full[1]
 
 
-@njit(cache=True)
-def _regions_ok(e0, e1, s0, s1, smallest, g, w, full0, full1, notl0, notl1, notr0, notr1):
+@njit(**_JIT)
+def _regions_ok(e0, e1, s0, s1, smallest, g, board):
     """Every edge-connected region of the empty set (e0, e1) that contains a
     seed square has at least ``smallest`` squares and a multiple of g."""
     s0 &= e0
@@ -147,7 +252,7 @@ def _regions_ok(e0, e1, s0, s1, smallest, g, w, full0, full1, notl0, notl1, notr
             r0 = ZERO
             r1 = s1 & (~s1 + ONE)
         while True:
-            n0, n1 = _grow(r0, r1, w, full0, full1, notl0, notl1, notr0, notr1)
+            n0, n1 = _grow(r0, r1, board)
             n0 &= e0
             n1 &= e1
             if n0 == r0 and n1 == r1:
@@ -162,28 +267,30 @@ def _regions_ok(e0, e1, s0, s1, smallest, g, w, full0, full1, notl0, notl1, notr
     return True
 
 
-@njit(cache=True)
-def _fits(m0, m1, pb, leftc, f0, f1, sb0, sb1, shapes):
-    """A placement (squares m0/m1, piece pb) is valid for a colour with
-    pieces ``leftc`` and forbidden squares f0/f1 (sb0/sb1: the squares its
-    shape may not cover)."""
+@njit(**_JIT)
+def _fits(pl, r, st, leftc, f0, f1, shapes):
+    """Placement r is valid for a colour with pieces ``leftc`` and forbidden
+    squares f0/f1 (and the same-shape rule, when on)."""
+    pb = pl.piece[r]
     if not (leftc >> pb) & 1:
         return False
+    m0 = pl.mask[r, 0]
+    m1 = pl.mask[r, 1]
     if (m0 & f0) | (m1 & f1):
         return False
-    if shapes and (m0 & sb0) | (m1 & sb1):
+    if shapes and (m0 & st.shape_block[pb, 0]) | (m1 & st.shape_block[pb, 1]):
         return False
     return True
 
 
-@njit(cache=True)
-def _size_stats(n1, n2, n3, n4, n5):
-    """Smallest size and gcd of the sizes of the pieces left (0, 0: none)."""
+@njit(**_JIT)
+def _size_stats(sizes, lv):
+    """Smallest size and gcd of the sizes of the pieces left at level lv
+    (0, 0: none)."""
     smallest = 0
     g = 0
     for z in range(1, 6):
-        k = n1 if z == 1 else n2 if z == 2 else n3 if z == 3 else n4 if z == 4 else n5
-        if k:
+        if sizes[lv, z]:
             if smallest == 0:
                 smallest = z
             a = g
@@ -194,133 +301,157 @@ def _size_stats(n1, n2, n3, n4, n5):
     return smallest, g
 
 
-@njit(cache=True)
-def _connected(col, skip, nslots, slot_col, slot_mask, slot_corner, ing):
+@njit(**_JIT)
+def _connected(col, skip, nslots, slots):
     """The pieces of colour col in slots [0, nslots) other than ``skip``
     form one group under corner contact (True when there are none)."""
     g0 = ZERO
     g1 = ZERO
     total = 0
+    mine = slots.colour
+    ing = slots.in_group
     for j in range(nslots):
         ing[j] = False
-        if slot_col[j] == col and j != skip:
+        if mine[j] == col and j != skip:
             total += 1
     if total == 0:
         return True
     inside = 0
     for j in range(nslots):
-        if slot_col[j] == col and j != skip:
+        if mine[j] == col and j != skip:
             ing[j] = True
-            g0 = slot_mask[j, 0]
-            g1 = slot_mask[j, 1]
+            g0 = slots.mask[j, 0]
+            g1 = slots.mask[j, 1]
             inside = 1
             break
     changed = True
     while changed:
         changed = False
         for j in range(nslots):
-            if slot_col[j] == col and j != skip and not ing[j]:
-                if (slot_corner[j, 0] & g0) | (slot_corner[j, 1] & g1):
+            if mine[j] == col and j != skip and not ing[j]:
+                if (slots.corner[j, 0] & g0) | (slots.corner[j, 1] & g1):
                     ing[j] = True
-                    g0 |= slot_mask[j, 0]
-                    g1 |= slot_mask[j, 1]
+                    g0 |= slots.mask[j, 0]
+                    g1 |= slots.mask[j, 1]
                     inside += 1
                     changed = True
     return inside == total
 
 
-@njit(cache=True)
-def _leaf_ok(lvl, ip, bm, startm, colinfo, left, occ, occc, lonely, slot_col, slot_mask,
-             slot_corner, slot_piece, ing):
+@njit(**_JIT)
+def _monomino_last_ok(c, nslots, rules, colours, slots):
+    """Colour c's pieces (game rule) can be played with the monomino last:
+    the monomino is placed in the search, the others form one group and
+    cover the start squares without it, and it touches them at a corner."""
+    s0 = colours.start[c, 0]
+    s1 = colours.start[c, 1]
+    mono = -1
+    mine = 0
+    for j in range(rules.n_setup, nslots):
+        if slots.colour[j] == c:
+            mine += 1
+            if slots.piece[j] == MONOMINO:
+                mono = j
+    if mine == 0:
+        return True
+    if mono < 0:
+        return False
+    rest0 = ZERO
+    rest1 = ZERO
+    covers = False
+    for j in range(nslots):
+        if slots.colour[j] == c and j != mono:
+            rest0 |= slots.mask[j, 0]
+            rest1 |= slots.mask[j, 1]
+            if (slots.mask[j, 0] & s0) | (slots.mask[j, 1] & s1):
+                covers = True
+    if not (rest0 | rest1):
+        return True
+    if (s0 | s1) and colours.n_setup[c] == 0 and not covers:
+        return False
+    if not _connected(c, mono, nslots, slots):
+        return False
+    return bool((slots.corner[mono, 0] & rest0) | (slots.corner[mono, 1] & rest1))
+
+
+@njit(**_JIT)
+def _leaf_ok(lv, rules, board, colours, st, slots):
     """The rules the branching does not enforce, at a full board."""
-    if ip[IP_NEVER]:
+    if rules.never:
         return False
     for c in range(4):
-        if left[lvl, c]:
+        if st.left[lv, c]:
             return False
-    if (bm[B_STARS, 0] & ~occ[lvl, 0]) | (bm[B_STARS, 1] & ~occ[lvl, 1]):
+    if (board.stars[0] & ~st.occupied[lv, 0]) | (board.stars[1] & ~st.occupied[lv, 1]):
         return False
-    if ip[IP_LONELY] and (lonely[lvl, 0] | lonely[lvl, 1]):
+    if rules.lonely and (st.lonely[lv, 0] | st.lonely[lv, 1]):
         return False
-    nslots = ip[IP_S] + lvl
+    nslots = rules.n_setup + lv
     for c in range(4):
-        if not colinfo[c, CI_IN]:
+        if not colours.in_puzzle[c]:
             continue
-        o0 = occc[lvl, c, 0]
-        o1 = occc[lvl, c, 1]
+        o0 = st.own[lv, c, 0]
+        o1 = st.own[lv, c, 1]
         if not (o0 | o1):
             continue
-        s0 = startm[c, 0]
-        s1 = startm[c, 1]
+        s0 = colours.start[c, 0]
+        s1 = colours.start[c, 1]
         if (s0 | s1) and not ((s0 & o0) | (s1 & o1)):
             return False
-        if ip[IP_GAME]:
-            if not _connected(c, -1, nslots, slot_col, slot_mask, slot_corner, ing):
+        if rules.game:
+            if not _connected(c, -1, nslots, slots):
                 return False
-            if ip[IP_MONO]:
-                mono = -1
-                mine = 0
-                for j in range(ip[IP_S], nslots):
-                    if slot_col[j] == c:
-                        mine += 1
-                        if slot_piece[j] == MONOMINO:
-                            mono = j
-                if mine == 0:
-                    continue
-                if mono < 0:
-                    return False
-                rest0 = ZERO
-                rest1 = ZERO
-                covers = False
-                for j in range(nslots):
-                    if slot_col[j] == c and j != mono:
-                        rest0 |= slot_mask[j, 0]
-                        rest1 |= slot_mask[j, 1]
-                        if (slot_mask[j, 0] & s0) | (slot_mask[j, 1] & s1):
-                            covers = True
-                if not (rest0 | rest1):
-                    continue
-                if (s0 | s1) and colinfo[c, CI_SETUP] == 0 and not covers:
-                    return False
-                if not _connected(c, mono, nslots, slot_col, slot_mask, slot_corner, ing):
-                    return False
-                if not ((slot_corner[mono, 0] & rest0) | (slot_corner[mono, 1] & rest1)):
-                    return False
+            if rules.monomino_last and not _monomino_last_ok(c, nslots, rules, colours, slots):
+                return False
     return True
 
 
-@njit(cache=True)
-def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, act, act_idx, startm,
-            colinfo, slot_col, slot_mask, slot_corner, slot_piece, occ, forb, occc, left,
-            lonely, nused, cnt, sblock, sbu, optc, optp, nopt, idx, witness, ing, ctl, solbuf,
-            max_nodes):
-    """The search loop (everything hot is written inline: calls that pass
-    arrays cost reference counting). Returns a status code."""
+@njit(**_JIT)
+def _kernel(pl, cover, board, rules, colours, slots, st, out, max_nodes):
+    """The search loop: evaluates the node just made (pruning, a solution
+    at a full board, else the options of its branching square) and takes
+    the next option or backtracks, until the tree is done, the node budget
+    is spent, the solution buffer is full or enough solutions were found.
+    Returns the status code."""
+    ctl = out.counters
     if ctl[C_DONE]:
         return DONE
-    keep = ip[IP_KEEP]
-    stop = ip[IP_STOP]
-    w = np.uint64(ip[IP_W])
-    K = ip[IP_K]
-    shapes = ip[IP_SHAPES] != 0
-    game = ip[IP_GAME] != 0
-    lonely_rule = ip[IP_LONELY] != 0
-    canon = ip[IP_CANON] != 0
-    nact = ip[IP_NACT]
-    S = ip[IP_S]
-    full0 = bm[B_FULL, 0]
-    full1 = bm[B_FULL, 1]
-    notl0 = bm[B_NOTL, 0]
-    notl1 = bm[B_NOTL, 1]
-    notr0 = bm[B_NOTR, 0]
-    notr1 = bm[B_NOTR, 1]
-    open0 = bm[B_OPEN, 0]
-    open1 = bm[B_OPEN, 1]
+    keep = ctl[C_KEEP]
+    stop = ctl[C_STOP]
+    K = rules.K
+    shapes = rules.shapes
+    game = rules.game
+    lonely_rule = rules.lonely
+    canon = rules.canonical
+    act = colours.active
+    nact = len(act)
+    S = rules.n_setup
+    full0 = board.full[0]
+    full1 = board.full[1]
+    open0 = board.open[0]
+    open1 = board.open[1]
+    occ = st.occupied
+    forb = st.forbidden
+    occc = st.own
+    left = st.left
+    lonely = st.lonely
+    cnt = st.sizes
+    sblock = st.shape_block
+    sbu = st.shape_saved
+    optc = st.opt_colour
+    optp = st.opt_placement
+    idx = st.next_opt
+    cov_off = cover.offset
+    cov = cover.placement
+    pm = pl.mask
+    ppiece = pl.piece
+    plow = pl.low
+    witness = slots.witness
     BIG = 1 << 40
-    L = ctl[C_L]
+    L = ctl[C_LEVEL]
     nodes = ctl[C_NODES]
     count = ctl[C_COUNT]
-    nsol = ctl[C_NSOL]
+    nsol = ctl[C_STORED]
     pending = False
     lv = 0
     p = -1
@@ -359,9 +490,9 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                     else:
                         j = 64 + _ctz(b1)
                         b1 &= b1 - ONE
-                    col = slot_col[j]
-                    c0 = slot_corner[j, 0]
-                    c1 = slot_corner[j, 1]
+                    col = slots.colour[j]
+                    c0 = slots.corner[j, 0]
+                    c1 = slots.corner[j, 1]
                     oc0 = occc[src, col, 0]
                     oc1 = occc[src, col, 1]
                     leftc = left[src, col]
@@ -373,17 +504,15 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                         f0 |= pe0
                         f1 |= pe1
                         leftc &= ~(1 << cpb)
-                    if ((c0 & oc0) | (c1 & oc1)) or (game and colinfo[col, CI_SMALL]):
+                    if ((c0 & oc0) | (c1 & oc1)) or (game and colours.small[col]):
                         if j < 64:
                             l0 &= ~(ONE << np.uint64(j))
                         else:
                             l1 &= ~(ONE << np.uint64(j - 64))
                         continue
                     r = witness[j]
-                    if r >= 0:
-                        pb = ppiece[r]
-                        if _fits(pm[r, 0], pm[r, 1], pb, leftc, f0, f1, sblock[pb, 0], sblock[pb, 1], shapes):
-                            continue
+                    if r >= 0 and _fits(pl, r, st, leftc, f0, f1, shapes):
+                        continue
                     q0 = c0 & ~f0 & open0
                     q1 = c1 & ~f1 & open1
                     found = False
@@ -398,8 +527,7 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                             r = cov[k]
                             if plow[r] < s_low:
                                 break  # reaches below the lowest empty square
-                            pb = ppiece[r]
-                            if _fits(pm[r, 0], pm[r, 1], pb, leftc, f0, f1, sblock[pb, 0], sblock[pb, 1], shapes):
+                            if _fits(pl, r, st, leftc, f0, f1, shapes):
                                 witness[j] = r
                                 found = True
                                 break
@@ -425,10 +553,10 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                 left[lv, cc] &= ~(1 << cpb)
                 for z in range(6):
                     cnt[lv, z] = cnt[po, z]
-                cnt[lv, psize[p]] -= 1
-                nused[lv] = nused[po]
-                if canon and act_idx[cc] == nused[po]:
-                    nused[lv] = nused[po] + 1
+                cnt[lv, pl.size[p]] -= 1
+                st.used[lv] = st.used[po]
+                if canon and colours.rank[cc] == st.used[po]:
+                    st.used[lv] = st.used[po] + 1
             # squares nobody may cover
             if alive:
                 a0 = full0
@@ -443,9 +571,9 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
             # start squares
             if alive:
                 for c in range(4):
-                    if colinfo[c, CI_START]:
-                        s0 = startm[c, 0]
-                        s1 = startm[c, 1]
+                    if colours.has_start[c]:
+                        s0 = colours.start[c, 0]
+                        s1 = colours.start[c, 1]
                         if (s0 & occc[lv, c, 0]) | (s1 & occc[lv, c, 1]):
                             continue
                         if left[lv, c] == 0:
@@ -455,28 +583,27 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                             alive = False
             # small or odd-sized regions
             if alive and (e0 | e1):
-                smallest, g = _size_stats(cnt[lv, 1], cnt[lv, 2], cnt[lv, 3], cnt[lv, 4], cnt[lv, 5])
+                smallest, g = _size_stats(cnt, lv)
                 if smallest == 0:
                     alive = False
                 elif smallest > 1 or g > 1:
                     glob = p < 0
                     if not glob:
-                        sm0, g0 = _size_stats(cnt[lv - 1, 1], cnt[lv - 1, 2], cnt[lv - 1, 3], cnt[lv - 1, 4], cnt[lv - 1, 5])
+                        sm0, g0 = _size_stats(cnt, lv - 1)
                         glob = sm0 != smallest or g0 != g
                     if glob:
-                        alive = _regions_ok(e0, e1, e0, e1, smallest, g, w, full0, full1, notl0, notl1, notr0, notr1)
+                        alive = _regions_ok(e0, e1, e0, e1, smallest, g, board)
                     else:
-                        alive = _regions_ok(e0, e1, pe[p, 0], pe[p, 1], smallest, g, w, full0, full1, notl0, notl1, notr0, notr1)
+                        alive = _regions_ok(e0, e1, pl.edge[p, 0], pl.edge[p, 1], smallest, g, board)
             descended = False
             stopped = False
             if alive:
                 if lv > 0:
                     nodes += 1
                 if not (e0 | e1):
-                    if _leaf_ok(lv, ip, bm, startm, colinfo, left, occ, occc, lonely, slot_col,
-                                slot_mask, slot_corner, slot_piece, ing):
+                    if _leaf_ok(lv, rules, board, colours, st, slots):
                         if nsol < keep:
-                            if nsol >= solbuf.shape[0]:
+                            if nsol >= out.solutions.shape[0]:
                                 # no room: undo this node, the caller grows the buffer
                                 idx[L] -= 1
                                 nodes -= 1
@@ -486,14 +613,14 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                                 status = BUFFER_FULL
                                 break
                             for d in range(lv):
-                                solbuf[nsol, d, 0] = optc[d, idx[d] - 1]
-                                solbuf[nsol, d, 1] = ptab[optp[d, idx[d] - 1]]
+                                out.solutions[nsol, d, 0] = optc[d, idx[d] - 1]
+                                out.solutions[nsol, d, 1] = pl.table_index[optp[d, idx[d] - 1]]
                             nsol += 1
                         count += 1
                         stopped = stop > 0 and count >= stop
                 else:
                     # branching square: fewest options among the first K empty squares
-                    nallow = min(nused[lv] + 1, nact) if canon else nact
+                    nallow = min(st.used[lv] + 1, nact) if canon else nact
                     o0 = occ[lv, 0]
                     o1 = occ[lv, 1]
                     best = -1
@@ -551,7 +678,7 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                                     optc[lv, n] = c
                                     optp[lv, n] = r
                                     n += 1
-                        nopt[lv] = n
+                        st.n_opts[lv] = n
                         idx[lv] = 0
                         L = lv
                         descended = True
@@ -568,7 +695,7 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
                 break
             continue
         # -- next option at level L
-        if idx[L] >= nopt[L]:
+        if idx[L] >= st.n_opts[L]:
             if L == 0:
                 ctl[C_DONE] = 1
                 status = DONE
@@ -588,23 +715,23 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
         # arrays are filled in only once the lonely pieces survive it
         m0 = pm[p, 0]
         m1 = pm[p, 1]
-        pe0 = pe[p, 0]
-        pe1 = pe[p, 1]
+        pe0 = pl.edge[p, 0]
+        pe1 = pl.edge[p, 1]
         lv = L + 1
         pb = ppiece[p]
         cc = c
         cpb = pb
         sbu[L, 0] = sblock[pb, 0]
         sbu[L, 1] = sblock[pb, 1]
-        sblock[pb, 0] |= psb[p, 0]
-        sblock[pb, 1] |= psb[p, 1]
+        sblock[pb, 0] |= pl.near[p, 0]
+        sblock[pb, 1] |= pl.near[p, 1]
         j = S + L
-        slot_col[j] = c
-        slot_mask[j, 0] = m0
-        slot_mask[j, 1] = m1
-        slot_corner[j, 0] = pc[p, 0]
-        slot_corner[j, 1] = pc[p, 1]
-        slot_piece[j] = pb
+        slots.colour[j] = c
+        slots.mask[j, 0] = m0
+        slots.mask[j, 1] = m1
+        slots.corner[j, 0] = pl.corner[p, 0]
+        slots.corner[j, 1] = pl.corner[p, 1]
+        slots.piece[j] = pb
         witness[j] = -1
         l0 = lonely[L, 0]
         l1 = lonely[L, 1]
@@ -616,10 +743,10 @@ def _kernel(ip, bm, pm, pe, pc, psb, ppiece, psize, ptab, plow, cov_off, cov, ac
         lonely[lv, 0] = l0
         lonely[lv, 1] = l1
         pending = True
-    ctl[C_L] = L
+    ctl[C_LEVEL] = L
     ctl[C_NODES] = nodes
     ctl[C_COUNT] = count
-    ctl[C_NSOL] = nsol
+    ctl[C_STORED] = nsol
     return status
 
 
@@ -645,6 +772,11 @@ def _words(mask: int) -> tuple[int, int]:
     return mask & 0xFFFFFFFFFFFFFFFF, mask >> 64
 
 
+def _pair(mask: int) -> np.ndarray:
+    """A mask as the kernel's (2,) uint64 array."""
+    return np.array(_words(mask), np.uint64)
+
+
 def _setup_conflict(puzzle: Puzzle) -> bool:
     """The set-up pieces break a rule among themselves (overlap, same-colour
     edge contact, the same-shape rule), so nothing passes the verifier.
@@ -665,6 +797,160 @@ def _setup_conflict(puzzle: Puzzle) -> bool:
     return False
 
 
+def _never(puzzle: Puzzle) -> bool:
+    """No arrangement can pass the verifier: an inconsistent set-up, or
+    monomino-last (outside the game rule, where it only asks that the
+    monomino be there) for a colour without a monomino to place."""
+    if _setup_conflict(puzzle):
+        return True
+    if puzzle.monomino_last and puzzle.connect != "game":
+        return any(puzzle.pieces[c] and MONOMINO not in puzzle.pieces[c] for c in puzzle.colors)
+    return False
+
+
+def _near(puzzle: Puzzle, p: int) -> int:
+    """The squares a same-shaped piece of another colour may not cover
+    next to placement p (0 when the same-shape rule is off)."""
+    if puzzle.same_shape == "none":
+        return 0
+    t = puzzle.table
+    return t.mask[p] | t.edge[p] | (t.corner[p] if puzzle.same_shape == "corner" else 0)
+
+
+class _Start(NamedTuple):
+    """The board before the first move, as plain int masks."""
+
+    own: list[int]  # per colour: squares of its set-up pieces
+    taken: int  # squares covered by set-up pieces
+    base: int  # squares no piece may cover (blocked, must stay empty, set-up)
+    forbidden: list[int]  # per colour: squares it may not cover
+    shape_block: list[int]  # per piece: squares the same-shape rule closes to it
+
+
+def _start(puzzle: Puzzle, act: list[int]) -> _Start:
+    """Fixed squares and the per-colour forbidden squares of the start: a
+    colour may not cover fixed squares, squares next to its set-up pieces,
+    nor the single start square of another colour that has none."""
+    t, b = puzzle.table, puzzle.board
+    own = [mask_of(s for p in puzzle.setup_of(c) for s in t.squares[p]) for c in range(4)]
+    taken = own[0] | own[1] | own[2] | own[3]
+    base = b.blocked_mask | mask_of(puzzle.empty) | taken
+    forbidden = [base | b.edge_neighbours(own[c]) for c in range(4)]
+    for c in act:
+        starts = b.starts[c]
+        if len(starts) == 1 and not puzzle.setup_of(c):
+            for o in range(4):
+                if o != c:
+                    forbidden[o] |= mask_of(starts)
+    shape_block = [0] * len(PIECES)
+    for c in range(4):
+        for p in puzzle.setup_of(c):
+            shape_block[t.piece[p]] |= _near(puzzle, p)
+    return _Start(own, taken, base, forbidden, shape_block)
+
+
+def _placements(puzzle: Puzzle, act: list[int], base: int) -> tuple[Placements, Covering, int]:
+    """The placement tables (the listed pieces clear of fixed squares), the
+    covering lists and the longest of them."""
+    t, N = puzzle.table, puzzle.board.size
+    listed = set().union(*(puzzle.pieces[c] for c in act)) if act else set()
+    kp = [p for p in range(len(t)) if t.piece[p] in listed and not t.mask[p] & base]
+    P = max(1, len(kp))
+    pl = Placements(*(np.zeros((P, 2), np.uint64) for _ in range(4)),
+                    *(np.zeros(P, np.int64) for _ in range(3)),
+                    np.array([min(t.squares[p]) for p in kp] or [0], np.int64))
+    covering: list[list[int]] = [[] for _ in range(N)]
+    for i, p in enumerate(kp):
+        pl.mask[i] = _words(t.mask[p])
+        pl.edge[i] = _words(t.edge[p])
+        pl.corner[i] = _words(t.corner[p])
+        pl.near[i] = _words(_near(puzzle, p))
+        pl.piece[i] = t.piece[p]
+        pl.size[i] = PIECE_SIZES[t.piece[p]]
+        pl.table_index[i] = p
+        for s in t.squares[p]:
+            covering[s].append(i)
+    # highest lowest square first: a scan stops at the first placement
+    # reaching below the lowest empty square
+    for lst in covering:
+        lst.sort(key=lambda i: -pl.low[i])
+    offset = np.zeros(N + 1, np.int64)
+    for s in range(N):
+        offset[s + 1] = offset[s] + len(covering[s])
+    cover = Covering(offset, np.array([i for lst in covering for i in lst] or [0], np.uint32))
+    return pl, cover, max((len(lst) for lst in covering), default=0)
+
+
+def _board_masks(puzzle: Puzzle) -> BoardMasks:
+    b = puzzle.board
+    W, full = b.width, b.full_mask
+    col0 = sum(1 << (r * W) for r in range(b.height))
+    colw = sum(1 << (r * W + W - 1) for r in range(b.height))
+    return BoardMasks(np.uint64(W), _pair(full), _pair(full & ~col0), _pair(full & ~colw),
+                      _pair(b.open_mask & ~mask_of(puzzle.empty)), _pair(mask_of(puzzle.stars)))
+
+
+def _colours(puzzle: Puzzle, act: list[int]) -> Colours:
+    b = puzzle.board
+    rank = np.full(4, -1, np.int64)
+    for i, c in enumerate(act):
+        rank[c] = i
+    pieces = [len(puzzle.pieces.get(c, ())) + len(puzzle.setup_of(c)) for c in range(4)]
+    return Colours(
+        active=np.array(act, np.int64),
+        rank=rank,
+        start=np.array([_words(b.start_masks[c]) for c in range(4)], np.uint64),
+        has_start=np.array([c in puzzle.colors and bool(b.starts[c]) for c in range(4)]),
+        small=np.array([pieces[c] < 2 for c in range(4)]),
+        in_puzzle=np.array([c in puzzle.colors for c in range(4)]),
+        n_setup=np.array([len(puzzle.setup_of(c)) for c in range(4)], np.int64))
+
+
+def _slots(puzzle: Puzzle, own: list[int], D: int) -> tuple[Slots, int]:
+    """The slots with the set-up pieces of the puzzle's colours filled in,
+    and the lonely ones among them (bits over slots; touch rule only)."""
+    t = puzzle.table
+    setup_slots = [(c, p) for c in puzzle.colors for p in puzzle.setup_of(c)]
+    NS = len(setup_slots) + D + 1
+    slots = Slots(np.full(NS, -1, np.int64), np.zeros((NS, 2), np.uint64), np.zeros((NS, 2), np.uint64),
+                  np.zeros(NS, np.int64), np.full(NS, -1, np.int64), np.zeros(NS, np.bool_))
+    lonely = 0
+    for j, (c, p) in enumerate(setup_slots):
+        slots.colour[j] = c
+        slots.mask[j] = _words(t.mask[p])
+        slots.corner[j] = _words(t.corner[p])
+        slots.piece[j] = t.piece[p]
+        if puzzle.connect == "touch" and not t.corner[p] & own[c]:
+            lonely |= 1 << j
+    return slots, lonely
+
+
+def _stack(puzzle: Puzzle, act: list[int], start: _Start, lonely: int, maxcov: int, D: int) -> Stack:
+    """The DFS stack (D + 1 levels) with level 0 filled in."""
+    LV = D + 1
+    maxopt = max(1, maxcov * max(1, len(act)))
+    st = Stack(
+        occupied=np.zeros((LV, 2), np.uint64), forbidden=np.zeros((LV, 4, 2), np.uint64),
+        own=np.zeros((LV, 4, 2), np.uint64), left=np.zeros((LV, 4), np.int64),
+        lonely=np.zeros((LV, 2), np.uint64), used=np.zeros(LV, np.int64), sizes=np.zeros((LV, 6), np.int64),
+        opt_colour=np.zeros((LV, maxopt), np.int64), opt_placement=np.zeros((LV, maxopt), np.int64),
+        n_opts=np.zeros(LV, np.int64), next_opt=np.zeros(LV, np.int64),
+        shape_block=np.array([_words(m) for m in start.shape_block], np.uint64),
+        shape_saved=np.zeros((LV, 2), np.uint64))
+    full = puzzle.board.full_mask
+    st.occupied[0] = _words(start.taken)
+    for c in range(4):
+        st.forbidden[0, c] = _words(start.forbidden[c] & full)
+        st.own[0, c] = _words(start.own[c])
+        if c in puzzle.colors:
+            st.left[0, c] = mask_of(puzzle.pieces[c])
+    st.lonely[0] = _words(lonely)
+    for c in act:
+        for i in puzzle.pieces[c]:
+            st.sizes[0, PIECE_SIZES[i]] += 1
+    return st
+
+
 class FillKernel:
     """Resumable exhaustive search of a fill puzzle (see the module doc).
 
@@ -683,154 +969,37 @@ class FillKernel:
         if reason:
             raise ValueError(f"{puzzle.name}: the fill kernel cannot search it: {reason}")
         self.puzzle = puzzle
-        t, b = puzzle.table, puzzle.board
-        N, W = b.size, b.width
         self.act = act = [c for c in puzzle.colors if puzzle.pieces[c]]
         self.canonical = bool(symmetry and interchangeable_colours(puzzle))
         self.multiplier = math.factorial(len(act)) if self.canonical else 1
-        listed = set().union(*(puzzle.pieces[c] for c in act)) if act else set()
-        setup_sq = [mask_of(s for p in puzzle.setup_of(c) for s in t.squares[p]) for c in range(4)]
-        taken = setup_sq[0] | setup_sq[1] | setup_sq[2] | setup_sq[3]
-        empty_mask = mask_of(puzzle.empty)
-        base = b.blocked_mask | empty_mask | taken
-        forb = [base | b.edge_neighbours(setup_sq[c]) for c in range(4)]
-        for c in act:
-            starts = b.starts[c]
-            if len(starts) == 1 and not puzzle.setup_of(c):
-                for o in range(4):
-                    if o != c:
-                        forb[o] |= mask_of(starts)
-        shapes = puzzle.same_shape != "none"
-
-        def around(p: int) -> int:
-            return t.mask[p] | t.edge[p] | (t.corner[p] if puzzle.same_shape == "corner" else 0)
-
-        sblock = [0] * len(PIECES)
-        if shapes:
-            for c in range(4):
-                for p in puzzle.setup_of(c):
-                    sblock[t.piece[p]] |= around(p)
-        # the kernel's placements: listed pieces clear of fixed squares
-        kp = [p for p in range(len(t)) if t.piece[p] in listed and not t.mask[p] & base]
-        P = max(1, len(kp))
-        pm = np.zeros((P, 2), np.uint64)
-        pe = np.zeros((P, 2), np.uint64)
-        pc = np.zeros((P, 2), np.uint64)
-        psb = np.zeros((P, 2), np.uint64)
-        ppiece = np.zeros(P, np.int64)
-        psize = np.zeros(P, np.int64)
-        ptab = np.zeros(P, np.int64)
-        covering: list[list[int]] = [[] for _ in range(N)]
-        for i, p in enumerate(kp):
-            pm[i] = _words(t.mask[p])
-            pe[i] = _words(t.edge[p])
-            pc[i] = _words(t.corner[p])
-            psb[i] = _words(around(p) if shapes else 0)
-            ppiece[i] = t.piece[p]
-            psize[i] = PIECE_SIZES[t.piece[p]]
-            ptab[i] = p
-            for s in t.squares[p]:
-                covering[s].append(i)
-        # placements covering a square, highest lowest square first: the
-        # search stops at the first one reaching below the lowest empty square
-        plow = np.array([min(t.squares[p]) for p in kp] or [0], np.int64)
-        for lst in covering:
-            lst.sort(key=lambda i: -plow[i])
-        cov_off = np.zeros(N + 1, np.int64)
-        for s in range(N):
-            cov_off[s + 1] = cov_off[s] + len(covering[s])
-        cov = np.array([i for lst in covering for i in lst] or [0], np.uint32)
-        maxcov = max((len(lst) for lst in covering), default=0)
-        # slots: set-up pieces of the puzzle's colours, then one per level
-        setup_slots = [(c, p) for c in puzzle.colors for p in puzzle.setup_of(c)]
-        S = len(setup_slots)
-        D = sum(len(puzzle.pieces[c]) for c in act)
-        self.D = D
-        NS = S + D + 1
-        self.slot_col = np.full(NS, -1, np.int64)
-        self.slot_mask = np.zeros((NS, 2), np.uint64)
-        self.slot_corner = np.zeros((NS, 2), np.uint64)
-        self.slot_piece = np.zeros(NS, np.int64)
-        lonely0 = 0
-        lonely_rule = puzzle.connect in ("touch", "game")
-        for j, (c, p) in enumerate(setup_slots):
-            self.slot_col[j] = c
-            self.slot_mask[j] = _words(t.mask[p])
-            self.slot_corner[j] = _words(t.corner[p])
-            self.slot_piece[j] = t.piece[p]
-            if puzzle.connect == "touch" and not t.corner[p] & setup_sq[c]:
-                lonely0 |= 1 << j
-        group_size = {c: len(puzzle.pieces.get(c, ())) + len(puzzle.setup_of(c)) for c in range(4)}
-        never = _setup_conflict(puzzle)
-        if puzzle.monomino_last and puzzle.connect != "game":
-            # any order ending with the monomino: it only has to be there
-            never = never or any(puzzle.pieces[c] and MONOMINO not in puzzle.pieces[c] for c in puzzle.colors)
-        self.ip = np.array(
-            [W, N, K, int(self.canonical), int(shapes), int(lonely_rule), int(puzzle.connect == "game"),
-             int(puzzle.monomino_last and puzzle.connect == "game"), len(act), S, D, 0, 0, int(never)],
-            np.int64)
         self.K = K = max(1, K)
-        self.ip[IP_K] = K
+        self.D = D = sum(len(puzzle.pieces[c]) for c in act)
+        start = _start(puzzle, act)
+        self.placements, self.cover, maxcov = _placements(puzzle, act, start.base)
+        self.board_masks = _board_masks(puzzle)
+        self.colours = _colours(puzzle, act)
+        self.slots, lonely = _slots(puzzle, start.own, D)
+        self.stack = _stack(puzzle, act, start, lonely, maxcov, D)
+        never = _never(puzzle)
+        self.rules = Rules(
+            K=K, canonical=self.canonical, shapes=puzzle.same_shape != "none",
+            lonely=puzzle.connect in ("touch", "game"), game=puzzle.connect == "game",
+            monomino_last=bool(puzzle.monomino_last and puzzle.connect == "game"),
+            n_setup=sum(len(puzzle.setup_of(c)) for c in puzzle.colors), never=never)
+        self.ctl = np.zeros(8, np.int64)
         self.set_keep(keep)
         self._stop_step = stop_after or 0
-        self.ip[IP_STOP] = self._stop_step
-        full = b.full_mask
-        col0 = sum(1 << (r * W) for r in range(b.height))
-        colw = sum(1 << (r * W + W - 1) for r in range(b.height))
-        self.bm = np.array(
-            [_words(full), _words(full & ~col0), _words(full & ~colw),
-             _words(b.open_mask & ~empty_mask), _words(mask_of(puzzle.stars))], np.uint64)
-        self.pm, self.pe, self.pc, self.psb = pm, pe, pc, psb
-        self.ppiece, self.psize, self.ptab, self.plow = ppiece, psize, ptab, plow
-        self.cov_off, self.cov = cov_off, cov
-        self.act_arr = np.array(act or [0], np.int64)
-        self.act_idx = np.full(4, -1, np.int64)
-        for i, c in enumerate(act):
-            self.act_idx[c] = i
-        self.startm = np.array([_words(b.start_masks[c]) for c in range(4)], np.uint64)
-        self.colinfo = np.zeros((4, 4), np.int64)
-        for c in range(4):
-            self.colinfo[c, CI_START] = int(c in puzzle.colors and bool(b.starts[c]))
-            self.colinfo[c, CI_SMALL] = int(group_size[c] < 2)
-            self.colinfo[c, CI_IN] = int(c in puzzle.colors)
-            self.colinfo[c, CI_SETUP] = len(puzzle.setup_of(c))
-        LV = D + 1
-        self.occ = np.zeros((LV, 2), np.uint64)
-        self.occ[0] = _words(taken)
-        self.forb = np.zeros((LV, 4, 2), np.uint64)
-        self.occc = np.zeros((LV, 4, 2), np.uint64)
-        self.left = np.zeros((LV, 4), np.int64)
-        for c in range(4):
-            self.forb[0, c] = _words(forb[c] & full)
-            self.occc[0, c] = _words(setup_sq[c])
-            if c in puzzle.colors:
-                self.left[0, c] = mask_of(puzzle.pieces[c])
-        self.lonely = np.zeros((LV, 2), np.uint64)
-        self.lonely[0] = _words(lonely0)
-        self.nused = np.zeros(LV, np.int64)
-        self.cnt = np.zeros((LV, 6), np.int64)
-        for c in act:
-            for i in puzzle.pieces[c]:
-                self.cnt[0, PIECE_SIZES[i]] += 1
-        self.sblock = np.array([_words(m) for m in sblock], np.uint64)
-        self.sbu = np.zeros((LV, 2), np.uint64)
-        MAXOPT = max(1, maxcov * max(1, len(act)))
-        self.optc = np.zeros((LV, MAXOPT), np.int64)
-        self.optp = np.zeros((LV, MAXOPT), np.int64)
-        self.nopt = np.zeros(LV, np.int64)
-        self.idx = np.zeros(LV, np.int64)
-        self.witness = np.full(NS, -1, np.int64)
-        self.ing = np.zeros(NS, np.bool_)
-        self.ctl = np.zeros(8, np.int64)
+        self.ctl[C_STOP] = self._stop_step
         self.solbuf = np.zeros((min(1024, self._keep), max(D, 1), 2), np.int32)
         self._solutions: list[list[tuple[int, int]]] = []
         self.stopped = False
-        if never:  # no arrangement can pass the verifier: nothing to search
+        if never:  # nothing to search
             self.ctl[C_STARTED] = self.ctl[C_DONE] = self.ctl[C_NODES] = 1
 
     def set_keep(self, keep: int | None) -> None:
+        """Store the first ``keep`` solutions (None: all)."""
         self._keep = (1 << 62) if keep is None else keep
-        self.ip[IP_KEEP] = self._keep
+        self.ctl[C_KEEP] = self._keep
 
     # -- results -----------------------------------------------------------
     @property
@@ -852,7 +1021,7 @@ class FillKernel:
 
     @property
     def stored(self) -> int:
-        return int(self.ctl[C_NSOL])
+        return int(self.ctl[C_STORED])
 
     @property
     def solution_array(self) -> np.ndarray:
@@ -872,13 +1041,8 @@ class FillKernel:
         """Search up to max_nodes more nodes; True when the tree is done.
         Returns early (False) also when ``stop_after`` solutions are found."""
         while True:
-            status = _kernel(
-                self.ip, self.bm, self.pm, self.pe, self.pc, self.psb, self.ppiece, self.psize,
-                self.ptab, self.plow, self.cov_off, self.cov, self.act_arr, self.act_idx, self.startm,
-                self.colinfo, self.slot_col, self.slot_mask, self.slot_corner, self.slot_piece,
-                self.occ, self.forb, self.occc, self.left, self.lonely, self.nused, self.cnt,
-                self.sblock, self.sbu, self.optc, self.optp, self.nopt, self.idx, self.witness,
-                self.ing, self.ctl, self.solbuf, np.int64(max_nodes))
+            status = _kernel(self.placements, self.cover, self.board_masks, self.rules, self.colours,
+                             self.slots, self.stack, Progress(self.ctl, self.solbuf), np.int64(max_nodes))
             if status == BUFFER_FULL:
                 rows = min(self._keep, max(16, 2 * len(self.solbuf)))
                 grown = np.zeros((rows,) + self.solbuf.shape[1:], np.int32)
@@ -887,8 +1051,9 @@ class FillKernel:
                 continue
             self.stopped = status == STOPPED
             if self.stopped:
-                self.ip[IP_STOP] = self.count + self._stop_step
+                self.ctl[C_STOP] = self.count + self._stop_step
             return status == DONE
+
 
     def run_for(self, seconds: float | None = None, step: int = 2_000_000, progress=None) -> bool:
         """Run in slices of ``step`` nodes until done, ``stop_after`` or the
