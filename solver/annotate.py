@@ -687,7 +687,7 @@ def _write_tree(root) -> list[str]:
     stack: list = [root]
     while stack:
         item = stack.pop()
-        if item == ")":
+        if isinstance(item, str):  # the end of a game tree
             out.append(")")
             continue
         out.append("(")

@@ -1,0 +1,155 @@
+"""Batch annotation on Dask: the same batch of games annotated serially in
+this process and on a LocalCluster of worker processes, with the ratio.
+
+    python benchmarks/annotate.py [--workers 2] [--moves 5] [--seeds 2,3,4,...] [--time-limit 120]
+    python benchmarks/annotate.py --reuse    # serial, with and without reusing work between positions
+
+The games are seeded random Blokus Duo games written as set-up pieces plus
+their last ``--moves`` moves, so each record is a fixed amount of work:
+every move is annotated (``--from 1``) and proven, the same in both runs
+(checked: the outputs must be identical but for the timings). The default
+seeds are those of 0-23 whose last five moves take 1.5 to 13 s serially
+here; the much quicker ones would measure mostly start-up, and one game
+slower than the rest together would measure that game. The parallel time
+includes starting and stopping the cluster (about 2 s) and the workers'
+first imports. Aim (issue 15): at least 1.7x with 2 workers on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the working tree's solver
+
+from solver.annotate import AnnotateOptions, annotate_batch  # noqa: E402
+from solver.position import Move, Position  # noqa: E402
+from solver.sgf import write_record  # noqa: E402
+from solver.variants import DUO  # noqa: E402
+
+SEEDS = (2, 3, 4, 8, 11, 13, 15, 17, 22)
+
+
+def endgame_record(seed: int, moves: int) -> str:
+    """A seeded random Duo game: set-up pieces, then its last ``moves`` moves."""
+    rng = random.Random(seed)
+    pos = Position(DUO)
+    while not pos.game_over:
+        pos.push(Move(pos.to_move, rng.choice(pos.legal_placements())))
+    line = pos.history
+    split = len(line) - moves
+    before = Position(DUO)
+    for m in line[:split]:
+        before.push(m)
+    start = Position(DUO)
+    start.setup({c: [p for col, p in line[:split] if col == c] for c in (0, 1)}, before.to_move)
+    for m in line[split:]:
+        start.push(m)
+    return write_record(start)
+
+
+def results(folder: Path) -> dict:
+    """Each game's JSON without its timing and node count, to compare the
+    two runs: the score outlook's solo searches stop after a second, so on
+    a loaded machine a colour may be settled a little later (more positions
+    searched, the same values)."""
+    out = {}
+    for path in sorted(folder.glob("*.json")):
+        obj = json.loads(path.read_text())
+        obj.pop("seconds")
+        obj.pop("nodes")
+        out[path.name] = obj
+    return out
+
+
+def differences(a: dict, b: dict) -> list[str]:
+    """Where two runs' results differ: game and field (per move for moves)."""
+    out = []
+    for game in sorted(set(a) | set(b)):
+        x, y = a.get(game, {}), b.get(game, {})
+        for key in sorted(set(x) | set(y)):
+            if key == "moves":
+                for m, n in zip(x.get(key, []), y.get(key, [])):
+                    out += [f"{game} move {m['move']} {f}" for f in m if m[f] != n.get(f)]
+            elif x.get(key) != y.get(key):
+                out.append(f"{game} {key}: {x.get(key)} / {y.get(key)}")
+    return out
+
+
+def run(games: Path, out: Path, options: AnnotateOptions, workers: int) -> tuple[float, dict[str, float]]:
+    start = time.perf_counter()
+    report = annotate_batch([str(games)], str(out), options, workers=workers)
+    wall = time.perf_counter() - start
+    if report.failed:
+        raise SystemExit(f"failed: {report.failed}")
+    seconds = {Path(p).stem: json.loads(p.read_text())["seconds"] for p in out.glob("*.json")}
+    return wall, seconds
+
+
+@contextlib.contextmanager
+def without_reuse():
+    """For the comparison only: every search on a fresh transposition table
+    and no bound from the position after the move (internals patched)."""
+    import solver.annotate as an
+
+    tree, meet = an._Side.tree, an.Bounds.meet
+
+    def fresh_tree(self, pos, deadline):
+        self.table, self.history = {}, {}
+        return tree(self, pos, deadline)
+
+    an._Side.tree, an.Bounds.meet = fresh_tree, lambda self, other: self
+    try:
+        yield
+    finally:
+        an._Side.tree, an.Bounds.meet = tree, meet
+
+
+def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
+    """Serial seconds with and without reusing work between positions."""
+    with_reuse, _ = run(games, out / "reuse", options, 0)
+    with without_reuse():
+        without, _ = run(games, out / "fresh", options, 0)
+    same = not differences(results(out / "reuse"), results(out / "fresh"))
+    print(f"serial, work reused between positions: {with_reuse:7.1f} s")
+    print(f"serial, every position from scratch:   {without:7.1f} s  ({without / with_reuse:.2f}x; "
+          f"results {'identical' if same else 'DIFFERENT'})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--moves", type=int, default=5, help="moves left to annotate in each game")
+    ap.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per game (enough to prove all)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="instead: serial with and without reusing work between positions")
+    args = ap.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    options = AnnotateOptions(time_limit=args.time_limit, from_move=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Path(tmp) / "games"
+        games.mkdir()
+        for seed in seeds:
+            (games / f"duo-{seed}.blksgf").write_text(endgame_record(seed, args.moves), encoding="utf-8")
+        if args.reuse:
+            return reuse_check(games, Path(tmp), options)
+        serial, per_game = run(games, Path(tmp) / "serial", options, 0)
+        parallel, _ = run(games, Path(tmp) / "dask", options, args.workers)
+        differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))
+    print(f"{len(seeds)} Duo games, last {args.moves} moves each, every value proven")
+    print("serial seconds per game: " + "  ".join(f"{k.split('-')[1]}:{v:.1f}" for k, v in sorted(per_game.items())))
+    print(f"serial (this process):           {serial:7.1f} s")
+    print(f"Dask, {args.workers} worker processes:       {parallel:7.1f} s  (cluster start and stop included)")
+    print(f"ratio:                            {serial / parallel:7.2f}x")
+    print(f"results identical: {'yes' if not differ else 'NO: ' + '; '.join(differ)}")
+
+
+if __name__ == "__main__":
+    main()
