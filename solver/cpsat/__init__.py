@@ -3,6 +3,8 @@ It never imports the search engine; both return the same SolveResult.
 
 - ``model.py``: :func:`build`, the model of a puzzle's rules, with one
   boolean per candidate placement (see its docstring for the constraints);
+- ``candidates.py``: which placements get a boolean (regions, and chains
+  of placements from the root under the ``game`` rule);
 - ``connectivity.py``: the ``game`` rule's connectivity, as levels in the
   model or as cuts added between solves;
 - ``counting.py``: symmetry breaking while counting, and the images that

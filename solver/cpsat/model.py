@@ -1,9 +1,9 @@
 """The CP-SAT model of a puzzle's rules (:func:`build`):
 
-- one boolean per candidate placement of a colour: on the board, on no
-  blocked, set-up or must-stay-empty square, not edge-adjacent to the
-  colour's set-up pieces and (``game`` rule) inside the region its root can
-  reach by king moves;
+- one boolean per candidate placement of a colour (see candidates.py): on
+  the board, on no blocked, set-up or must-stay-empty square, not
+  edge-adjacent to the colour's set-up pieces and (``game`` rule) at the
+  end of a chain of placements from its root;
 - each piece of a colour used at most once (exactly once for place-all);
   each square covered at most once (exactly once when the puzzle has no
   spare squares); star squares at least once;
@@ -29,11 +29,12 @@ from ortools.sat.python import cp_model
 
 from ..errors import BlokusError
 from ..geometry import COLORS, squares_of
-from ..pieces import MONOMINO, NUM_PIECES, PIECE_SIZES
+from ..pieces import MONOMINO, PIECE_SIZES
 from ..placements import Placement
 from ..puzzle import Connect, Goal, Measure, Puzzle, SameShape
 from ..scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
 from ..symmetry import interchangeable_colours, quarter_turn_placements, symmetry_applies
+from .candidates import add_candidates
 from .connectivity import add_levels
 from .counting import add_board_order, add_colour_order
 
@@ -92,7 +93,7 @@ def build(
     _check_symmetry_options(puzzle, symmetric, order_colours)
     m = PuzzleModel(puzzle, encoding, cp_model.CpModel())
     game = puzzle.connect is Connect.GAME
-    _add_candidates(m)
+    add_candidates(m)
     by_colour_piece, covering = _index_candidates(m)
     _add_piece_constraints(m, by_colour_piece)
     _add_square_constraints(m, covering)
@@ -138,75 +139,7 @@ def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colours: bool
         raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
 
 
-# -- candidates -------------------------------------------------------------------
-
-def _add_candidates(m: PuzzleModel) -> None:
-    """One boolean per placement a colour could ever use: inside its region
-    (see :func:`_region`) and clear of the same-shape rule's set-up blocks."""
-    puzzle, t = m.puzzle, m.puzzle.table
-    owned = _owned_starts(puzzle)
-    shape_block = _same_shape_blocks(puzzle)
-    for c in puzzle.colors:
-        if puzzle.connect is Connect.GAME:
-            m.root_mask[c] = _root_squares(puzzle, c)
-        allowed = m.region[c] = _region(puzzle, c, owned)
-        for piece in puzzle.pieces[c]:
-            for p in t.by_piece[piece]:
-                if t.mask[p] & ~allowed or t.mask[p] & shape_block[piece]:
-                    continue
-                m.x[c, p] = m.model.new_bool_var(f"x_{COLORS[c]}_{p}")
-
-
-def _owned_starts(puzzle: Puzzle) -> int:
-    """Start squares that belong to one colour alone and that it must cover
-    (its only start square, no set-up, pieces to place): no other colour
-    may cover them."""
-    b = puzzle.board
-    owned = 0
-    if puzzle.goal is not Goal.MAXIMIZE:
-        for c in puzzle.colors:
-            if len(b.starts[c]) == 1 and not puzzle.setup_of(c) and puzzle.pieces[c]:
-                owned |= b.start_masks[c]
-    return owned
-
-
-def _same_shape_blocks(puzzle: Puzzle) -> list[int]:
-    """Per piece, the squares the same-shape rule closes to it: the set-up
-    pieces of that shape and the squares next to them."""
-    t = puzzle.table
-    blocks = [0] * NUM_PIECES
-    if puzzle.same_shape is not SameShape.NONE:
-        for c in range(4):
-            for p in puzzle.setup_of(c):
-                around = t.edge[p] | (t.corner[p] if puzzle.same_shape is SameShape.CORNER else 0)
-                blocks[t.piece[p]] |= t.mask[p] | around
-    return blocks
-
-
-def _region(puzzle: Puzzle, c: int, owned: int) -> int:
-    """The squares colour c may cover: free, not edge-adjacent to its set-up
-    pieces, not another colour's owned start square, and (``game`` rule)
-    reachable by king moves from its set-up pieces or start squares."""
-    b, setup = puzzle.board, puzzle.masks.setup[c]
-    allowed = puzzle.masks.free & ~b.edge_neighbours(setup) & ~(owned & ~b.start_masks[c])
-    if puzzle.connect is not Connect.GAME:
-        return allowed
-    if setup:
-        seed = b.corner_neighbours(setup) & allowed
-    else:
-        seed = (b.start_masks[c] or allowed) & allowed
-    return b.king_fill(seed, allowed)
-
-
-def _root_squares(puzzle: Puzzle, c: int) -> int:
-    """Squares where colour c's group surely starts: its set-up pieces, or
-    its start square when it has exactly one (0 when the root is open)."""
-    setup = puzzle.masks.setup[c]
-    if setup:
-        return setup
-    starts = puzzle.board.starts[c]
-    return puzzle.board.start_masks[c] if len(starts) == 1 else 0
-
+# -- candidates ---------------------------------------------------------------------
 
 def _index_candidates(m: PuzzleModel) -> tuple[dict[tuple[int, int], list[BoolVar]], Covering]:
     """The candidates by (colour, piece), and by (colour, square covered)."""
