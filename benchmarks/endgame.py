@@ -1,21 +1,40 @@
 """Endgame analysis speed: time to a proven solo optimum for every colour
-with each engine, and time to the exact two-player game value.
+with each engine, and the game tree: the compiled engine
+(solver/search/treekernel.py) against the Python tree
+(solver/search/gametree.py), exact values from how far before the end.
 
-    python benchmarks/endgame.py [--games 4] [--seed 1] [--limit 30]
+    python benchmarks/endgame.py [--sections all] [--games 10] [--seed 1] [--limit 30]
 
-Positions come from the seeded games of benchmarks/movegen.py (each colour
-plays a random move of its largest piece left), after rounds 12, 14 and 16
-(48, 56 and 64 moves). The same positions are read as two-player games
-(blue+red against yellow+green: the rules of play are the same, only the
-scoring by seats differs). Aims (issue 5): every solo optimum proven by
-both engines in under 1 s from round 12 on; exact two-player values with
-up to 12 plies left in under 30 s.
+Sections (``--sections`` takes a comma-separated list; ``all`` is every
+one but ``solo`` and ``python``, which are the issue-5 tables):
+
+- ``solo``: solo optima of every colour by both engines (issue 5), at
+  rounds 12, 14 and 16 of the seeded games of benchmarks/movegen.py;
+- ``python``: two-player values by the Python tree at those rounds;
+- ``speed``: positions per second of both trees on the same positions
+  (the two run alternately, position by position);
+- ``depth``: exact two-player values of ``--games`` seeded games (each
+  colour plays a random move of its largest piece left) at 8, 12 and 16
+  placements before their end, with seconds and proven or not;
+- ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56;
+- ``four``: four-player guaranteed scores (every colour) at the same depths;
+- ``cores``: one thread against two sharing the table (lazy SMP),
+  alternately, on the positions the depth section proved;
+- ``compile``: the kernel's first compile and its cached start-up.
+
+The same positions are read as two-player games (blue+red against
+yellow+green: the rules of play are the same, only the scoring by seats
+differs).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,12 +46,17 @@ from movegen import sample_positions  # noqa: E402
 from solver import cpsat  # noqa: E402
 from solver.endgame import ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
-from solver.position import Move  # noqa: E402
+from solver.position import Move, Position  # noqa: E402
 from solver.result import Status  # noqa: E402
 from solver.search import solve  # noqa: E402
-from solver.search.gametree import OutOfTime, two_player_value  # noqa: E402
+from solver.search import gametree  # noqa: E402
+from solver.search import treekernel as tk  # noqa: E402
+from solver.sgf import load_record  # noqa: E402
 
 ROUNDS = (12, 14, 16)
+BACKS = (8, 12, 16)
+TABLE_BITS = 22
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def plies_left(pos) -> int:
@@ -48,17 +72,46 @@ def plies_left(pos) -> int:
     return n
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--limit", type=float, default=30.0, help="seconds per solve")
-    args = ap.parse_args()
-    positions = sample_positions(args.games, args.seed, ROUNDS)
+def seeded_game(seed: int) -> Position:
+    """A whole game in which each colour plays a random move of its largest
+    piece left (the policy of benchmarks/movegen.py)."""
+    rng = random.Random(seed * 1000)
+    pos = Position()
+    while not pos.game_over:
+        moves = pos.legal_placements()
+        size = max(len(pos.table.squares[p]) for p in moves)
+        pos.push(Move(pos.to_move, rng.choice([p for p in moves if len(pos.table.squares[p]) == size])))
+    return pos
+
+
+def before_end(end: Position, back: int) -> Position:
+    """The position ``back`` placements before the end of a game."""
+    pos = Position()
+    for m in end.history[: len(end.history) - back]:
+        pos.push(m)
+    return pos
+
+
+def compiled(pos: Position, limit: float, workers: int = 1):
+    """(Outcome or None, seconds, nodes) of the compiled two-player search."""
+    t0 = time.perf_counter()
+    try:
+        if workers == 1:
+            out = tk.solve_two_player(pos.copy(), time.monotonic() + limit, table_bits=TABLE_BITS)
+        else:
+            engines = tk.engines(pos.board, TABLE_BITS, workers)
+            p = tk.params(pos, (1, -1, 1, -1), (1, 0, 1, 0))
+            out = tk.lazy_smp(engines, pos.copy(), p, time.monotonic() + limit)
+        return out, time.perf_counter() - t0, out.nodes
+    except tk.OutOfTime as e:
+        return None, time.perf_counter() - t0, e.nodes
+
+
+# -- issue 5 sections ---------------------------------------------------------------
+def section_solo(args) -> None:
+    positions = sample_positions(4, args.seed, ROUNDS)
     print("solo optima (seconds to a proof; '-' = not proven within the limit)")
     print(f"{'round':>5} {'game':>4} {'colour':<7} {'pieces':>6} {'optimum':>8} {'search':>8} {'cp-sat':>8}")
-    worst = {r: [0.0, 0.0] for r in ROUNDS}
-    unproven = {r: [0, 0] for r in ROUNDS}
     for r in ROUNDS:
         for g, pos in enumerate(positions[r]):
             for c in range(4):
@@ -66,40 +119,196 @@ def main() -> None:
                     continue
                 puzzle = solo_puzzle(pos, c)
                 cells, values = [], set()
-                for i, run in enumerate((lambda: solve(puzzle, time_limit=args.limit),
-                                         lambda: cpsat.solve(puzzle, time_limit=args.limit))):
+                for run in (lambda: solve(puzzle, time_limit=args.limit),
+                            lambda: cpsat.solve(puzzle, time_limit=args.limit)):
                     t0 = time.perf_counter()
                     result = run()
                     dt = time.perf_counter() - t0
                     if result.status is Status.OPTIMAL:
                         values.add(result.objective)
-                        worst[r][i] = max(worst[r][i], dt)
                         cells.append(f"{dt:8.2f}")
                     else:
-                        unproven[r][i] += 1
                         cells.append(f"{'-':>8}")
                 if len(values) > 1:
                     raise SystemExit(f"engines disagree on round {r} game {g} {COLORS[c]}: {values}")
                 value = values.pop() if values else None
                 print(f"{r:>5} {g:>4} {COLORS[c]:<7} {len(puzzle.pieces[c]):>6} {value!s:>8} {' '.join(cells)}")
-    print()
-    for r in ROUNDS:
-        print(f"round {r}: slowest proof search {worst[r][0]:.2f} s, cp-sat {worst[r][1]:.2f} s; "
-              f"unproven search {unproven[r][0]}, cp-sat {unproven[r][1]}")
-    print()
-    print("two-player game values (alpha-beta with a transposition table; colours that no longer")
-    print("interact are settled by their solo optima)")
+
+
+def section_python(args) -> None:
+    positions = sample_positions(4, args.seed, ROUNDS)
+    print("two-player game values by the Python tree")
     print(f"{'round':>5} {'game':>4} {'plies':>5} {'value':>6} {'seconds':>8} {'positions':>10}")
     for r in ROUNDS:
         for g, pos in enumerate(positions[r]):
             t0 = time.perf_counter()
             try:
-                value, _, nodes = two_player_value(pos.copy(), time.monotonic() + args.limit,
-                                                   outlook=ScoreOutlook())
+                value, _, nodes = gametree.two_player_value(pos.copy(), time.monotonic() + args.limit,
+                                                            outlook=ScoreOutlook())
                 cell = f"{value:>6} {time.perf_counter() - t0:8.2f} {nodes:>10,}"
-            except OutOfTime:
+            except gametree.OutOfTime:
                 cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {'':>10}"
             print(f"{r:>5} {g:>4} {plies_left(pos):>5} {cell}")
+
+
+# -- issue 11 sections --------------------------------------------------------------
+def section_speed(args) -> None:
+    """Both trees on the same positions, alternately; the Python tree with
+    the outlook it has in analyze (ScoreOutlook), the compiled one as
+    analyze runs it."""
+    rec = load_record(str(ROOT / "puzzles/games/sample-2p.blksgf"))
+    positions = [("sample-2p move 56", rec.position(56)), ("sample-2p move 57", rec.position(57))]
+    for g in range(args.games):
+        end = seeded_game(args.seed + g)
+        positions.append((f"game {g} back 6", before_end(end, 6)))
+    print("positions per second, both trees on the same positions (CPU seconds)")
+    print(f"{'position':<18} {'value':>6} | {'python pos':>10} {'s':>7} {'pos/s':>8} | {'compiled pos':>12} {'s':>7}"
+          f" {'pos/s':>9} | {'pos/s ratio':>11} {'time ratio':>10}")
+    rates = []
+    for name, pos in positions:
+        t0 = time.process_time()
+        try:
+            value, _, py_nodes = gametree.two_player_value(pos.copy(), time.monotonic() + args.limit,
+                                                           outlook=ScoreOutlook())
+        except gametree.OutOfTime:
+            print(f"{name:<18} the Python tree did not finish in {args.limit:.0f} s")
+            continue
+        py_s = time.process_time() - t0
+        t0 = time.process_time()
+        out = tk.solve_two_player(pos.copy(), None, table_bits=TABLE_BITS)
+        c_s = time.process_time() - t0
+        assert out.value == value, (name, out.value, value)
+        py_rate, c_rate = py_nodes / py_s, out.nodes / max(c_s, 1e-6)
+        rates.append((py_nodes, py_s, out.nodes, c_s))
+        print(f"{name:<18} {value:>6} | {py_nodes:>10,} {py_s:>7.2f} {py_rate:>8,.0f} | {out.nodes:>12,} {c_s:>7.3f}"
+              f" {c_rate:>9,.0f} | {c_rate / py_rate:>10.0f}x {py_s / max(c_s, 1e-6):>9.0f}x")
+    if rates:
+        py_n, py_s, c_n, c_s = (sum(r[i] for r in rates) for i in range(4))
+        print(f"{'all':<18} {'':>6} | {py_n:>10,} {py_s:>7.2f} {py_n / py_s:>8,.0f} | {c_n:>12,} {c_s:>7.3f}"
+              f" {c_n / c_s:>9,.0f} | {c_n / c_s / (py_n / py_s):>10.0f}x {py_s / c_s:>9.0f}x")
+
+
+def section_depth(args) -> dict:
+    """Exact two-player values at 8, 12 and 16 placements before the end."""
+    print(f"exact two-player values, {args.games} seeded games, placements before the end ('-': not proven"
+          f" in {args.limit:.0f} s; bounds are what the search proved of the value then)")
+    print(f"{'back':>4} {'game':>4} {'value':>6} {'seconds':>8} {'positions':>12} {'pos/s':>9} {'depth':>5}")
+    proven = {}
+    for back in BACKS:
+        done = 0
+        for g in range(args.games):
+            pos = before_end(seeded_game(args.seed + g), back)
+            out, seconds, nodes = compiled(pos, args.limit)
+            if out is not None:
+                done += 1
+                proven.setdefault(back, []).append((g, pos, seconds))
+                cell = f"{out.value:>6} {seconds:>8.2f} {nodes:>12,} {nodes / seconds:>9,.0f} {out.depth:>5}"
+            else:
+                cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {nodes:>12,} {nodes / seconds:>9,.0f}"
+            print(f"{back:>4} {g:>4} {cell}", flush=True)
+        print(f"{back:>4} proven {done} of {args.games}")
+    return proven
+
+
+def section_sample(args) -> None:
+    rec = load_record(str(ROOT / "puzzles/games/sample-2p.blksgf"))
+    print("puzzles/games/sample-2p.blksgf (two-player value)")
+    for move in (56, 52):
+        pos = rec.position(move)
+        out, seconds, nodes = compiled(pos, max(args.limit, 60))
+        value = "-" if out is None else f"{out.value:+d}"
+        print(f"move {move} ({plies_left(pos)} plies greedy): value {value} in {seconds:.2f} s, {nodes:,} positions")
+
+
+def section_four(args) -> None:
+    """Guaranteed scores of all four colours (the limit shared by the four)."""
+    print(f"four-player guaranteed scores, the same positions ({args.limit:.0f} s for the four colours)")
+    print(f"{'back':>4} {'game':>4} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8} {'positions':>12}")
+    for back in BACKS:
+        done = 0
+        for g in range(args.games):
+            pos = before_end(seeded_game(args.seed + g), back)
+            deadline = time.monotonic() + args.limit
+            t0, nodes, cells = time.perf_counter(), 0, []
+            for c in range(4):
+                try:
+                    out = tk.solve_guaranteed(pos.copy(), c, deadline, table_bits=TABLE_BITS)
+                    nodes += out.nodes
+                    cells.append(f"{out.value:>6}")
+                except tk.OutOfTime as e:
+                    nodes += e.nodes
+                    cells.append(f"{'-':>6}")
+            done += all(x.strip() != "-" for x in cells)
+            print(f"{back:>4} {g:>4} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}", flush=True)
+        print(f"{back:>4} all four proven in {done} of {args.games}")
+
+
+def section_cores(args, proven: dict) -> None:
+    """One thread against two (lazy SMP), alternately, wall-clock seconds."""
+    cases = [(back, g, pos) for back in (12, 16) for g, pos, s in proven.get(back, []) if s > 0.5][:6]
+    if not cases:
+        print("two cores: no proven position took over 0.5 s")
+        return
+    print(f"two cores (wall seconds, {os.cpu_count()} cores; the other engineers' jobs share them)")
+    print(f"{'back':>4} {'game':>4} {'1 thread':>9} {'2 threads':>9} {'speed-up':>8}")
+    ratios = []
+    for back, g, pos in cases:
+        one = min(compiled(pos, 120)[1] for _ in range(2))
+        two = min(compiled(pos, 120, workers=2)[1] for _ in range(2))
+        ratios.append(one / two)
+        print(f"{back:>4} {g:>4} {one:>9.2f} {two:>9.2f} {one / two:>7.2f}x", flush=True)
+    print(f"two threads: {min(ratios):.2f}x to {max(ratios):.2f}x")
+
+
+def section_compile(args) -> None:
+    """First compile (an empty numba cache) and a cached start-up, each in a
+    new process: import, build the tables, one small search."""
+    code = ("import time; t = time.perf_counter(); from solver.sgf import load_record; "
+            "from solver.search import treekernel as tk; "
+            "pos = load_record('puzzles/games/sample-2p.blksgf').position(60); "
+            "tk.solve_two_player(pos, None, table_bits=16); print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for what in ("first compile", "cached start-up"):
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+            if out.returncode:
+                raise SystemExit(out.stderr)
+            print(f"{what}: {float(out.stdout):.1f} s (process {time.perf_counter() - t0:.1f} s)")
+
+
+SECTIONS = ("speed", "depth", "sample", "four", "cores", "compile")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sections", default="all", help="comma-separated: solo python " + " ".join(SECTIONS))
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--limit", type=float, default=30.0, help="seconds per solve")
+    args = ap.parse_args()
+    sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
+    proven: dict = {}
+    for name in sections:
+        if name == "solo":
+            section_solo(args)
+        elif name == "python":
+            section_python(args)
+        elif name == "speed":
+            section_speed(args)
+        elif name == "depth":
+            proven = section_depth(args)
+        elif name == "sample":
+            section_sample(args)
+        elif name == "four":
+            section_four(args)
+        elif name == "cores":
+            section_cores(args, proven)
+        elif name == "compile":
+            section_compile(args)
+        else:
+            raise SystemExit(f"unknown section {name!r}")
+        print()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """Move-generation speed: the incremental generator against a plain bitboard
-generator (no incremental state) and the slow reference, in one run.
+generator (no incremental state) and the slow reference, in one run; then
+random playouts (whole four-colour games of uniformly random legal moves):
+the compiled engine's (solver/search/playout.py), the Rust core of
+blokus-rl (when it is installed: pip install blokus-rl) and the Python
+Position's, in alternating rounds in the same run.
 
-    python benchmarks/movegen.py [--games 8] [--seconds 3] [--seed 1]
+    python benchmarks/movegen.py [--games 8] [--seconds 3] [--seed 1] [--rounds 3]
 
 Positions come from seeded random games, taken at rounds 4, 8, 12 and 16
 (after 16, 32, 48, 64 moves). The incremental generator is timed from the
@@ -157,11 +161,79 @@ def slow_playouts(seconds: float, seed: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def compiled_playouts(seconds: float, seed: int) -> tuple[float, float]:
+    """(games/s, moves per game) of the compiled engine's random playouts."""
+    from solver.search.playout import Playouts
+
+    po = _PLAYOUTS.setdefault("compiled", Playouts())
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        moves += po.run(20, seed * 1000 + games)
+        games += 20
+    return games / (time.perf_counter() - start), moves / games
+
+
+_PLAYOUTS: dict = {}
+
+
+def blokus_rl_playouts(seconds: float, seed: int) -> tuple[float, float] | None:
+    """(games/s, moves per game) of random playouts with blokus-rl's Rust
+    core (PyBlokus: the legal moves as its action mask, one step per move),
+    or None when blokus-rl is not installed."""
+    try:
+        from blokus_rl._blokus import PyBlokus
+    except ImportError:
+        return None
+    import numpy as np
+
+    rng = random.Random(seed)
+    game = _PLAYOUTS.setdefault("blokus-rl", PyBlokus())
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game.reset()
+        while not game.is_over:
+            agent = game.agent_selection
+            if game.terminations[agent]:
+                game.step(None)  # out of moves: its turn passes
+                continue
+            legal = np.flatnonzero(np.frombuffer(game.observe(agent).action_mask, dtype=np.int8))
+            game.step(int(legal[rng.randrange(len(legal))]))
+            moves += 1
+        games += 1
+    return games / (time.perf_counter() - start), moves / games
+
+
+def compare_playouts(seconds: float, seed: int, rounds: int) -> None:
+    """Alternating rounds of the three playout engines (the machine's load
+    changes during a run; each round measures all three back to back)."""
+    compiled_playouts(0.1, seed)  # compile or load the kernel first
+    print(f"random playouts, whole four-colour games ({rounds} alternating rounds of {seconds:.1f} s each):")
+    print(f"{'round':>5} | {'compiled/s':>10} {'moves':>5} | {'blokus-rl/s':>11} {'moves':>5} | {'python/s':>8} |"
+          f" {'compiled/blokus-rl':>18} {'compiled/python':>15}")
+    ratios = []
+    for r in range(rounds):
+        fast, fast_moves = compiled_playouts(seconds, seed + r)
+        rl = blokus_rl_playouts(seconds, seed + r)
+        py, _ = fast_playouts(seconds, seed + r)
+        rl_cells = f"{rl[0]:>11.0f} {rl[1]:>5.1f}" if rl else f"{'-':>11} {'':>5}"
+        ratio = f"{fast / rl[0]:>17.1f}x" if rl else f"{'-':>18}"
+        if rl:
+            ratios.append(fast / rl[0])
+        print(f"{r:>5} | {fast:>10.0f} {fast_moves:>5.1f} | {rl_cells} | {py:>8.0f} | {ratio} {fast / py:>14.1f}x")
+    if ratios:
+        print(f"compiled against blokus-rl: {min(ratios):.1f}x to {max(ratios):.1f}x")
+    else:
+        print("blokus-rl is not installed (pip install blokus-rl): only the compiled and Python playouts ran")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=16, help="random games to sample positions from")
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds of the playout comparison")
     args = ap.parse_args()
 
     start = time.perf_counter()
@@ -185,6 +257,8 @@ def main() -> None:
     rate, plies = fast_playouts(args.seconds * 2, args.seed)
     slow = slow_playouts(args.seconds * 2, args.seed)
     print(f"random playouts, whole four-colour games: fast {rate:.0f}/s ({plies:.1f} moves each), slow reference {slow:.2f}/s, ratio {rate / slow:.0f}x")
+    print()
+    compare_playouts(args.seconds, args.seed, args.rounds)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ and it plus what still fits, which cuts branches (as
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import NamedTuple
 
@@ -62,7 +63,7 @@ ENTER, NEXT, RETURN = 0, 1, 2
 # what the kernel returns
 BUDGET, DONE, OVERFLOW = 0, 1, 2
 # ctl: the kernel's counters (kept between calls)
-C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC = range(8)
+C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
 # child search kinds (PVS)
 FULL, NULL = 0, 1
 # solo ctl
@@ -103,6 +104,8 @@ class Stack(NamedTuple):
     entry_nodes: np.ndarray  # (D,) int64 node count when the ply was entered
     killers: np.ndarray  # (D, 2) int64
     scratch: np.ndarray  # (7, R) uint64 reaches of the four colours, then work rows
+    reach: np.ndarray  # (D, 4, R) uint64 the reaches found at row d ...
+    reach_ok: np.ndarray  # (D,) int64 ... for these colours (0: the row's outlook did not run)
     made: np.ndarray  # (D,) int64 1 when row d + 1 holds the current move of row d
     stats: np.ndarray  # (D, 8) int64 per ply: entered, game over, table, settled, cut by bounds, expanded, moves, children
 
@@ -119,14 +122,18 @@ class Params(NamedTuple):
     solo_budget: int  # nodes of one solo search before it gives up
     bonus_all: int  # the bonus for placing everything (0: the variant has none)
     bonus_mono: int  # the bonus when the monomino went last
+    helper: int  # 1: a helper thread of a parallel search (another move order near the root)
 
 
 class Table(NamedTuple):
     """A transposition table: 2**bits entries in buckets of two; an entry's
-    key is stored xor its data (a torn entry cannot match)."""
+    key is stored xor its data (a torn entry cannot match). Entries of an
+    earlier search (another generation) count as empty, so a new search
+    needs no clearing."""
 
     key: np.ndarray  # (N,) uint64
-    data: np.ndarray  # (N,) uint64: lo, hi (11 bits each), move + 1 (22 bits), work (6 bits)
+    data: np.ndarray  # (N,) uint64: lo, hi (11 bits each), move + 1 (22 bits), work (6 bits), generation (14)
+    generation: np.ndarray  # (1,) int64 the current search's
 
 
 class Memory(NamedTuple):
@@ -217,9 +224,10 @@ def _mix(h):
 
 
 @njit(cache=True, _nrt=False)
-def _pack(lo, hi, move, work):
+def _pack(lo, hi, move, work, generation):
     return (np.uint64(lo + VALUE_BIAS) | (np.uint64(hi + VALUE_BIAS) << np.uint64(11))
-            | (np.uint64(move + 1) << np.uint64(22)) | (np.uint64(work) << np.uint64(44)))
+            | (np.uint64(move + 1) << np.uint64(22)) | (np.uint64(work) << np.uint64(44))
+            | (np.uint64(generation) << np.uint64(50)))
 
 
 @njit(cache=True, _nrt=False)
@@ -227,8 +235,14 @@ def _unpack(data):
     lo = np.int64(data & np.uint64(0x7FF)) - VALUE_BIAS
     hi = np.int64((data >> np.uint64(11)) & np.uint64(0x7FF)) - VALUE_BIAS
     move = np.int64((data >> np.uint64(22)) & np.uint64(0x3FFFFF)) - 1
-    work = np.int64(data >> np.uint64(44))
+    work = np.int64((data >> np.uint64(44)) & np.uint64(0x3F))
     return lo, hi, move, work
+
+
+@njit(cache=True, _nrt=False)
+def _current(table, data):
+    """Whether an entry's data belongs to the current search."""
+    return np.int64(data >> np.uint64(50)) == table.generation[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -237,7 +251,7 @@ def _probe(table, key):
     i = np.int64(key & np.uint64(table.key.shape[0] - 2))
     for j in range(i, i + 2):
         data = table.data[j]
-        if table.key[j] ^ data == key:
+        if table.key[j] ^ data == key and _current(table, data):
             lo, hi, move, _ = _unpack(data)
             return True, lo, hi, move
     return False, -INF, INF, -1
@@ -248,21 +262,24 @@ def _store(table, key, lo, hi, move, work):
     """Record bounds [lo, hi] of a key (merged with what is known of it):
     slot 0 of the bucket keeps the biggest subtree, slot 1 takes the rest."""
     i = np.int64(key & np.uint64(table.key.shape[0] - 2))
+    gen = table.generation[0]
     for j in range(i, i + 2):
         data = table.data[j]
-        if table.key[j] ^ data == key:
+        if table.key[j] ^ data == key and _current(table, data):
             olo, ohi, omove, owork = _unpack(data)
             lo = max(lo, olo)
             hi = min(hi, ohi)
             if move < 0:
                 move = omove
             work = max(work, owork)
-            data = _pack(lo, hi, move, work)
+            data = _pack(lo, hi, move, work, gen)
             table.data[j] = data
             table.key[j] = key ^ data
             return
-    data = _pack(lo, hi, move, work)
+    data = _pack(lo, hi, move, work, gen)
     _, _, _, work0 = _unpack(table.data[i])
+    if not _current(table, table.data[i]):
+        work0 = -1
     if work >= work0:
         table.data[i + 1] = table.data[i]
         table.key[i + 1] = table.key[i]
@@ -385,6 +402,7 @@ def _make(tb, sp, st, d, c, p):
         st.started[e, o] = st.started[d, o]
     st.skip[e] = st.skip[d]
     st.gain[e] = st.gain[d]
+    st.reach_ok[e] = 0
     x = tb.mask_word[p]
     for o in range(4):
         for k in range(3):
@@ -448,6 +466,27 @@ def _reach(tb, st, d, o):
 
 
 @njit(cache=True, _nrt=False)
+def _kept_reaches(tb, st, d):
+    """The colours whose reach at row d is their reach at row d - 1: known
+    there, not the colour that moved, and not touched by its piece (squares
+    outside a reach cannot change it, nor its legal moves)."""
+    kept = 0
+    if d == 0:
+        return kept
+    c = st.last[d]
+    p = st.moves[d - 1, st.next[d - 1]]
+    x = tb.mask_word[p]
+    for o in range(4):
+        bit = np.int64(1) << o
+        if o == c or not st.reach_ok[d - 1] & bit:
+            continue
+        if not ((tb.mask[p, 0] & st.reach[d - 1, o, x]) | (tb.mask[p, 1] & st.reach[d - 1, o, x + 1])
+                | (tb.mask[p, 2] & st.reach[d - 1, o, x + 2])):
+            kept |= bit
+    return kept
+
+
+@njit(cache=True, _nrt=False)
 def _outlook(tb, st, sp, so, mem, ctl, d):
     """Settle the colours at row d that no longer interact (take them out
     of the rotation, booking their solo gains) and return proven bounds
@@ -455,14 +494,27 @@ def _outlook(tb, st, sp, so, mem, ctl, d):
     nw = tb.n_words
     sc = st.scratch
     live = 0
+    st.reach_ok[d] = 0
+    kept = _kept_reaches(tb, st, d)
     for o in range(4):
         bit = np.int64(1) << o
         if st.skip[d] & bit:
+            continue
+        if kept & bit:
+            for w in range(nw):
+                sc[o, w] = st.reach[d - 1, o, w]
+                st.reach[d, o, w] = sc[o, w]
+            st.reach_ok[d] |= bit
+            live |= bit
             continue
         if st.hand[d, o] == 0 or not _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
             st.skip[d] |= bit  # never a move again
             continue
         _reach(tb, st, d, o)
+        ctl[C_REACHES] += 1
+        for w in range(nw):
+            st.reach[d, o, w] = sc[o, w]
+        st.reach_ok[d] |= bit
         empty = True
         for w in range(nw):
             if sc[o, w]:
@@ -654,7 +706,7 @@ def _solo_search(tb, sp, so, mem, c):
 
 # -- the search ---------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _order(tb, st, mem, d, c, n, tt_move):
+def _order(tb, sp, st, mem, d, c, n, tt_move):
     """Ordering scores of the n moves at row d: the table's move, then the
     killers, then the history of cut-offs, then bigger pieces."""
     k0 = st.killers[d, 0]
@@ -669,6 +721,8 @@ def _order(tb, st, mem, d, c, n, tt_move):
             s = np.int64(1) << 58
         else:
             s = mem.history[c, p] * 8 + tb.size[p]
+            if sp.helper and d < 3:
+                s = -s
         st.order[d, i] = s
 
 
@@ -773,7 +827,7 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
             else:
                 _store(tt, key, -INF, v, -1, 0)
             return 1, v
-    _order(tb, st, mem, d, c, n, tt_move)
+    _order(tb, sp, st, mem, d, c, n, tt_move)
     st.stats[d, 5] += 1
     st.stats[d, 6] += n
     st.n_moves[d] = n
@@ -817,9 +871,11 @@ def _descend(tb, sp, st, tt, d):
     if found:
         if lo == hi or lo >= b:
             st.made[d] = 0
+            st.stats[d + 1, 2] += 1
             return True, lo
         if hi <= a:
             st.made[d] = 0
+            st.stats[d + 1, 2] += 1
             return True, hi
     _make_child(tb, sp, st, d)
     st.alpha[d + 1] = a
@@ -878,7 +934,7 @@ def _ascend(tb, sp, st, mem, d, v):
     return 2 if i + 1 >= st.n_moves[d] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(tb, sp, st, tt, mem, so, ctl, budget):
     """Alpha-beta over the explicit stack from row 0 (its window in
     st.alpha[0], st.beta[0]) until done or ``budget`` more nodes; resumes
@@ -962,40 +1018,60 @@ def _stack(tb: Tables) -> Stack:
     return Stack(z(D, 4, row, dtype=np.uint64), z(D, 4, row, dtype=np.uint64), z(D, 4), z(D, 4), z(D, 4), z(D, 4),
                  z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
                  z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
-                 np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64), z(D), z(D, 8))
+                 np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64),
+                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8))
 
 
 def _table(bits: int) -> Table:
-    return Table(np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.uint64))
+    return Table(np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.uint64),
+                 np.zeros(1, dtype=np.int64))
 
 
-def _solo(tb: Tables, bits: int) -> Solo:
+GENERATIONS = 1 << 14
+
+
+def _new_generation(table: Table) -> None:
+    """Start a new search on a table: earlier entries count as empty (the
+    table is cleared once every GENERATIONS searches)."""
+    g = int(table.generation[0]) + 1
+    if g >= GENERATIONS:
+        table.key.fill(0)
+        table.data.fill(0)
+        g = 1
+    table.generation[0] = g
+
+
+def _solo(tb: Tables, bits: int, table: Table | None = None) -> Solo:
     row = tb.n_words + PAD
     D = SOLO_PLIES
     u = np.uint64
     return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=np.int64),
                 np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros((D, 1), dtype=np.int64), np.zeros(D, dtype=u),
                 np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u),
-                np.zeros((D, 5), dtype=np.int64), _table(bits),
+                np.zeros((D, 5), dtype=np.int64), table if table is not None else _table(bits),
                 np.zeros(3, dtype=np.int64))
 
 
 class Engine:
     """The compiled engine's arrays for one board, reused from search to
-    search (the solo table too: solo optima do not depend on the search)."""
+    search (the solo table too: solo optima do not depend on the search).
+    ``share``: another engine whose tables this one uses (a second thread
+    of a parallel search; each keeps its own stack and move ordering)."""
 
-    def __init__(self, board, table_bits: int = 20, solo_bits: int = 18):
+    def __init__(self, board, table_bits: int = 20, solo_bits: int = 18, share: "Engine | None" = None):
         self.board = board
         self.tb = tables(board)
         P = self.tb.piece.shape[0]
         self.st = _stack(self.tb)
-        self.tt = _table(table_bits)
+        self.tt = share.tt if share else _table(table_bits)
         self.mem = Memory(np.zeros((4, P), dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.int64))
-        self.so = _solo(self.tb, solo_bits)
-        self.ctl = np.zeros(8, dtype=np.int64)
+        self.so = _solo(self.tb, solo_bits, share.so.table if share else None)
+        self.ctl = np.zeros(16, dtype=np.int64)
+        self.params: Params | None = None
 
-    def _load(self, pos: Position, window: tuple[int, int]) -> None:
-        """Row 0 of the stack from a position; a fresh table and history."""
+    def _load(self, pos: Position, alpha: int, beta: int, fresh: bool) -> None:
+        """Row 0 of the stack from a position, the root window (alpha, beta);
+        ``fresh``: clear the transposition table and the history."""
         r: Root = root_state(pos)
         st = self.st
         st.forbidden[0] = r.forbidden
@@ -1004,29 +1080,34 @@ class Engine:
         st.spare[0] = r.spare
         st.bonus[0] = r.bonus
         st.started[0] = r.started
-        st.skip[0] = sum(1 << c for c in range(4) if not pos.has_legal_move(c))
+        st.skip[0] = 0  # colours without a move are found on their turn (or by the outlook)
         st.gain[0] = 0
+        st.reach_ok[0] = 0
         st.key[0] = r.key
         st.to_move[0] = r.to_move if pos.to_move is not None else -1
         st.last[0] = r.last
-        st.alpha[0], st.beta[0] = window[0] - 1, window[1] + 1
+        st.alpha[0], st.beta[0] = alpha, beta
         st.killers.fill(-1)
         st.stats.fill(0)
-        self.tt.key.fill(0)
-        self.tt.data.fill(0)
-        self.mem.history.fill(0)
+        if fresh:
+            _new_generation(self.tt)
+            self.mem.history.fill(0)
         self.ctl.fill(0)
         self.ctl[C_MODE] = ENTER
         self.so.ctl[S_BUDGET] = self.params.solo_budget
 
     def run(self, pos: Position, params: Params, deadline: float | None,
-            window: tuple[int, int] | None = None) -> Outcome:
+            window: tuple[int, int] | None = None, alpha_beta: tuple[int, int] | None = None,
+            fresh: bool = True, stop: threading.Event | None = None) -> Outcome:
         """Search the position to the end of the game; OutOfTime (with the
-        proven bounds) when the deadline passes first."""
+        proven bounds) when the deadline passes first. ``window``: proven
+        bounds (lo, hi) of the value; ``alpha_beta``: the root's alpha-beta
+        window instead (the value is exact only strictly inside it)."""
         t0 = time.perf_counter()
         lo, hi = window if window is not None else (-INF + 2, INF - 2)
+        alpha, beta = alpha_beta if alpha_beta is not None else (lo - 1, hi + 1)
         self.params = params
-        self._load(pos, (lo, hi))
+        self._load(pos, alpha, beta, fresh)
         budget = 4096
         while True:
             start = time.perf_counter()
@@ -1035,7 +1116,7 @@ class Engine:
                 break
             if status == OVERFLOW:
                 raise RuntimeError("more legal moves than the compiled engine's buffer holds")
-            if deadline is not None and time.monotonic() > deadline:
+            if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
                 raise OutOfTime(self._root_bounds(pos, params, lo, hi), int(self.ctl[C_NODES]), self.depth(),
                                 time.perf_counter() - t0)
             spent = time.perf_counter() - start
@@ -1058,6 +1139,41 @@ class Engine:
         return lo, min(hi, int(self.st.beta[0]))
 
 
+def lazy_smp(engines: list[Engine], pos: Position, params: Params, deadline: float | None,
+             window: tuple[int, int] | None = None) -> Outcome:
+    """The same search on several threads sharing the first engine's tables
+    (the others try the moves near the root in another order, so that they
+    fill the table ahead of each other); the first to finish answers."""
+    t0 = time.perf_counter()
+    _new_generation(engines[0].tt)
+    for e in engines:
+        e.mem.history.fill(0)
+    stop = threading.Event()
+    results: list = [None] * len(engines)
+
+    def worker(k: int) -> None:
+        p = params if k == 0 else params._replace(helper=1)
+        try:
+            results[k] = engines[k].run(pos.copy(), p, deadline, window, fresh=False, stop=stop)
+        except OutOfTime as e:
+            results[k] = e
+        stop.set()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(len(engines))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    done = [r for r in results if isinstance(r, Outcome)]
+    nodes = sum(r.nodes for r in results)
+    if not done:
+        lo = max(r.bounds[0] for r in results)
+        hi = min(r.bounds[1] for r in results)
+        raise OutOfTime((lo, hi), nodes, max(r.depth for r in results), time.perf_counter() - t0)
+    out = done[0]
+    return out._replace(nodes=nodes, seconds=time.perf_counter() - t0)
+
+
 _ENGINES: dict = {}
 
 
@@ -1069,12 +1185,21 @@ def engine(board, table_bits: int = 20) -> Engine:
     return _ENGINES[key]
 
 
+def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
+    """``workers`` engines of a board sharing the tables of :func:`engine`'s."""
+    first = engine(board, table_bits)
+    helpers = _ENGINES.setdefault((board, table_bits, "helpers"), [])
+    while len(helpers) < workers - 1:
+        helpers.append(Engine(board, table_bits, share=first))
+    return [first] + helpers[: workers - 1]
+
+
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
            solo_budget: int = 200_000) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
-                  etc_plies, solo_budget, all_placed, mono_last)
+                  etc_plies, solo_budget, all_placed, mono_last, 0)
 
 
 def _final_value(pos: Position, weight) -> int:
