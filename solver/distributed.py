@@ -98,6 +98,21 @@ def run_tasks(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]], *, 
         yield from _stream(client, task, inputs)
 
 
+def check_scheduler(address: str) -> str:
+    """A scheduler address such as ``tcp://host:8786``; OptionError when it
+    cannot be one (checked before connecting: a malformed address would
+    otherwise fail deep inside Dask)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as e:
+        raise OptionError(f"bad scheduler address {address!r}: {e} (expected e.g. tcp://host:8786)") from None
+    return address
+
+
 class _client:
     """A Dask client on a new LocalCluster or an existing scheduler (closed
     on exit, with the cluster it started)."""
@@ -113,6 +128,7 @@ class _client:
 
         try:
             if self.scheduler:
+                check_scheduler(self.scheduler)
                 self.client = Client(self.scheduler, timeout="10s", set_as_default=False)
             else:
                 check_workers(self.workers)

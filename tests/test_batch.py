@@ -205,6 +205,7 @@ def test_cli_starts_a_local_cluster(games, tmp_path, capsys):
     (["--out-dir", "OUT", "--json"], "apply to one game"),
     (["--out-dir", "OUT", "--workers", "2", "--scheduler", "tcp://localhost:1"], "give one of them"),
     (["MISSING", "--out-dir", "OUT"], "no such file or folder"),
+    (["--out-dir", "OUT", "--scheduler", "tcp://host"], "bad scheduler address"),
 ])
 def test_cli_batch_errors(games, tmp_path, capsys, args, part):
     args = [str(tmp_path / "out") if a == "OUT" else str(tmp_path / "missing") if a == "MISSING" else a
