@@ -1,11 +1,22 @@
-"""Board geometry: size, blocked squares, start squares, square names and
-bitboard helpers.
+"""Board geometry: size, blocked squares, start squares, cell names, the
+neighbours of a cell, and bitboard helpers.
 
-A square is an int ``row * width + col`` (row 0 at the top). A set of squares
-is an int bitmask with bit ``square`` set. Square names follow Pentobi: a
-column letter (``a``.. ``z``, then ``aa``, ``ab``, ...) and a row number
-counted from the bottom, so on the classic board ``a20`` is the top-left
-square and ``a1`` the bottom-left.
+Two grids share one interface. On the square grid a cell is a square; on
+the triangle grid (Blokus Trigon) a cell is a triangle, pointing up or down,
+and a row holds triangles alternating up and down. Either way a cell is an
+int ``row * width + col`` in a ``width`` x ``height`` rectangle (row 0 at
+the top), a set of cells is an int bitmask with bit ``cell`` set, and names
+follow Pentobi: a column letter (``a``.. ``z``, then ``aa``, ``ab``, ...) and
+a row number counted from the bottom, so on the classic board ``a20`` is the
+top-left square and ``a1`` the bottom-left. Cells of the rectangle that are
+not part of the board (the corners around Trigon's hexagon) are ``outside``:
+they are blocked, and have no name.
+
+Two cells touch at an edge (side neighbours) or only at a corner
+(corner-only neighbours, Pentobi's "diagonal" ones): on squares the 4 and 4
+around a square, on triangles the 3 sharing a side and the 9 sharing only a
+grid point. The square grid works on whole masks with shifts (the hot
+paths); the triangle grid uses a table of neighbour masks per cell.
 """
 
 from __future__ import annotations
@@ -19,6 +30,9 @@ from .errors import BoardError, NotationError
 
 Square = int  # row * width + col; e.g. 0 is a20 on the classic board
 Mask = int  # bitmask of squares
+
+SQUARE, TRIANGLE = "square", "triangle"
+GRIDS = (SQUARE, TRIANGLE)
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "green")
 COLOR_LETTERS: tuple[str, ...] = ("B", "Y", "R", "G")
@@ -84,6 +98,9 @@ class Board:
     starts: tuple[frozenset[Square], ...] = field(
         default=(frozenset(),) * NUM_COLORS
     )
+    grid: str = SQUARE
+    parity: int = 0  # triangle grid: the cell in (row, col) points up when row + col + parity is even
+    outside: frozenset[Square] = frozenset()  # cells of the rectangle that are not on the board
 
     def __post_init__(self) -> None:
         problem = board_size_problem(self.width, self.height)
@@ -91,6 +108,10 @@ class Board:
             raise BoardError(f"board size {self.width}x{self.height}: {problem}")
         if len(self.starts) != NUM_COLORS:
             raise BoardError("starts needs one entry per colour")
+        if self.grid not in GRIDS:
+            raise BoardError(f"unknown grid {self.grid!r} (known: {' '.join(GRIDS)})")
+        if not self.outside <= self.blocked:
+            raise BoardError("cells outside the board must be blocked too")
         for sq in self.blocked | frozenset().union(*self.starts):
             if not 0 <= sq < self.size:
                 raise BoardError(f"square index {sq} is off the {self.width}x{self.height} board")
@@ -116,6 +137,21 @@ class Board:
             )
         return cls(width, height, frozenset(blocked), starts)
 
+    @classmethod
+    def hexagon(cls, edge: int, starts: tuple[str, ...] = ()) -> "Board":
+        """Pentobi's Trigon board: a hexagon of triangles with ``edge``
+        triangles along each side (9: the four-player board, 486 cells; 8:
+        the three-player board, 384 cells) in a (4 edge - 1) x (2 edge)
+        rectangle, with ``starts`` (cell names) open to every colour."""
+        width, height = 4 * edge - 1, 2 * edge
+        outside = set()
+        for row in range(height):
+            margin = edge - min(row, height - row - 1) - 1
+            outside.update(row * width + col for col in range(width) if not margin <= col < width - margin)
+        board = cls(width, height, frozenset(outside), grid=TRIANGLE, parity=edge % 2 == 0, outside=frozenset(outside))
+        shared = frozenset(board.parse_square(name) for name in starts)
+        return cls(width, height, frozenset(outside), (shared,) * NUM_COLORS, TRIANGLE, board.parity, board.outside)
+
     # -- squares ------------------------------------------------------------
     @property
     def size(self) -> int:
@@ -128,7 +164,14 @@ class Board:
         return divmod(sq, self.width)
 
     def on_board(self, row: int, col: int) -> bool:
+        """Whether (row, col) lies in the rectangle (a cell outside the
+        board's shape still counts: it is blocked)."""
         return 0 <= row < self.height and 0 <= col < self.width
+
+    def points_up(self, sq: Square) -> bool:
+        """Triangle grid: the triangle in this cell points up (its base below)."""
+        row, col = divmod(sq, self.width)
+        return (row + col + self.parity) % 2 == 0
 
     def square_name(self, sq: Square) -> str:
         row, col = divmod(sq, self.width)
@@ -142,11 +185,12 @@ class Board:
             raise NotationError(f"not a square: {text!r}")
         col = _column_index(m.group(1))
         number = int(m.group(2))
-        if not (0 <= col < self.width and 1 <= number <= self.height):
+        sq = (self.height - number) * self.width + col
+        if not (0 <= col < self.width and 1 <= number <= self.height) or sq in self.outside:
             raise NotationError(
                 f"square {text!r} is off the {self.width}x{self.height} board"
             )
-        return (self.height - number) * self.width + col
+        return sq
 
     # -- masks --------------------------------------------------------------
     @cached_property
@@ -223,25 +267,33 @@ class Board:
         return True
 
     def edge_neighbours(self, mask: Mask) -> Mask:
-        """Squares sharing an edge with the set, outside it (blocked included)."""
+        """Cells sharing an edge with the set, outside it (blocked included)."""
+        if self.grid != SQUARE:
+            return self._spread(mask, self._cell_neighbours[0]) & ~mask
         s = self.shift
         return (s(mask, 1, 0) | s(mask, -1, 0) | s(mask, 0, 1) | s(mask, 0, -1)) & ~mask
 
     def corner_neighbours(self, mask: Mask) -> Mask:
-        """Squares touching the set only at a corner (blocked included)."""
+        """Cells touching the set only at a corner (blocked included)."""
+        if self.grid != SQUARE:
+            return self._spread(mask, self._cell_neighbours[1]) & ~mask & ~self.edge_neighbours(mask)
         s = self.shift
         diag = s(mask, 1, 1) | s(mask, 1, -1) | s(mask, -1, 1) | s(mask, -1, -1)
         return diag & ~mask & ~self.edge_neighbours(mask)
 
     def king_fill(self, seed: Mask, within: Mask, steps: int | None = None) -> Mask:
-        """The squares of ``within`` reachable from ``seed`` by king moves
-        inside ``within`` (seed squares outside it are dropped), in at most
-        ``steps`` moves when given."""
+        """The cells of ``within`` reachable from ``seed`` by steps to a
+        touching cell (a king move on squares) inside ``within`` (seed cells
+        outside it are dropped), in at most ``steps`` steps when given."""
         region = seed & within
         nl, nr, w = self._not_left, self._not_right, self.width
+        touching = self._cell_neighbours[2] if self.grid != SQUARE else None
         while steps is None or steps > 0:
-            row = region | (region & nr) << 1 | (region & nl) >> 1
-            grown = (row | row << w | row >> w) & within
+            if touching is not None:
+                grown = (region | self._spread(region, touching)) & within
+            else:
+                row = region | (region & nr) << 1 | (region & nl) >> 1
+                grown = (row | row << w | row >> w) & within
             if grown == region:
                 break
             region = grown
@@ -249,7 +301,11 @@ class Board:
         return region
 
     def king_neighbours(self, sq: Square) -> list[Square]:
-        """The up to 8 squares around sq (ignoring blocked squares)."""
+        """The cells touching sq at an edge or a corner (the up to 8 squares
+        around a square, up to 12 triangles around a triangle), blocked ones
+        included."""
+        if self.grid != SQUARE:
+            return list(squares_of(self._cell_neighbours[2][sq]))
         row, col = divmod(sq, self.width)
         return [
             (row + dr) * self.width + col + dc
@@ -257,6 +313,41 @@ class Board:
             for dc in (-1, 0, 1)
             if (dr or dc) and self.on_board(row + dr, col + dc)
         ]
+
+    @cached_property
+    def border_mask(self) -> Mask:
+        """Open cells along the board's sides: not every side of theirs faces
+        an open cell."""
+        sides = 4 if self.grid == SQUARE else 3
+        return mask_of(sq for sq in squares_of(self.open_mask)
+                       if (self.edge_neighbours(1 << sq) & self.open_mask).bit_count() < sides)
+
+    @staticmethod
+    def _spread(mask: Mask, table: tuple[Mask, ...]) -> Mask:
+        out = 0
+        while mask:
+            low = mask & -mask
+            out |= table[low.bit_length() - 1]
+            mask ^= low
+        return out
+
+    @cached_property
+    def _cell_neighbours(self) -> tuple[tuple[Mask, ...], tuple[Mask, ...], tuple[Mask, ...]]:
+        """Triangle grid: per cell the masks of its side neighbours, its
+        corner-only neighbours and both (Pentobi's TrigonGeometry), within
+        the rectangle."""
+        edges, corners = [], []
+        for sq in range(self.size):
+            row, col = divmod(sq, self.width)
+            down = 1 if self.points_up(sq) else -1  # the row across the triangle's base
+            side = ((0, -1), (0, 1), (down, 0))
+            corner = ((0, -2), (0, 2), (-down, -1), (-down, 1), (-down, 0), (down, -1), (down, 1), (down, -2), (down, 2))
+            edges.append(self._cells_at(row, col, side))
+            corners.append(self._cells_at(row, col, corner))
+        return tuple(edges), tuple(corners), tuple(e | c for e, c in zip(edges, corners))
+
+    def _cells_at(self, row: int, col: int, steps) -> Mask:
+        return mask_of(self.square(row + dr, col + dc) for dr, dc in steps if self.on_board(row + dr, col + dc))
 
     def square_names(self, mask: Mask) -> list[str]:
         """Names of the squares in a mask, in Pentobi's order (a1, b1, ..., a2, ...)."""

@@ -11,11 +11,11 @@ mask checks overlap, edge contact and piece availability at once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .errors import NotationError
-from .geometry import Board, Mask, Square, mask_of
-from .pieces import PIECES, normalise, piece_of_shape
+from .geometry import TRIANGLE, Board, Mask, Square, mask_of, squares_of
+from .pieces import PIECES, normalise, piece_of_shape, triangle_points
 
 Placement = int  # index into a PlacementTable
 
@@ -54,30 +54,63 @@ class PlacementTable:
         ]
 
     def _build(self) -> None:
+        """Every orientation of every piece of the board's grid at every
+        place where it covers no blocked cell, pieces in index order."""
         b = self.board
-        W, H = b.width, b.height
-        blocked = b.blocked_mask
-        open_mask = b.open_mask
+        places = self._triangle_places if b.grid == TRIANGLE else self._square_places
         for piece in PIECES:
-            bit = 1 << (self.piece_bit_base + piece.index)
+            if piece.grid != b.grid:
+                continue
             for o, cells in enumerate(piece.orientations):
-                h = 1 + max(r for r, _ in cells)
-                w = 1 + max(c for _, c in cells)
-                base = [r * W + c for r, c in cells]
-                for row in range(H - h + 1):
-                    for col in range(W - w + 1):
-                        off = row * W + col
-                        sqs = tuple(s + off for s in base)
-                        m = mask_of(sqs)
-                        if m & blocked:
-                            continue
-                        self.piece.append(piece.index)
-                        self.orientation.append(o)
-                        self.squares.append(tuple(sorted(sqs)))
-                        self.mask.append(m)
-                        self.key.append(m | bit)
-                        self.edge.append(b.edge_neighbours(m) & open_mask)
-                        self.corner.append(b.corner_neighbours(m) & open_mask)
+                for sqs in places(cells):
+                    self._add(piece.index, o, sqs)
+
+    def _add(self, piece: int, o: int, sqs) -> None:
+        b = self.board
+        m = mask_of(sqs)
+        self.piece.append(piece)
+        self.orientation.append(o)
+        self.squares.append(tuple(sorted(sqs)))
+        self.mask.append(m)
+        self.key.append(m | 1 << (self.piece_bit_base + piece))
+        self.edge.append(b.edge_neighbours(m) & b.open_mask)
+        self.corner.append(b.corner_neighbours(m) & b.open_mask)
+
+    def _square_places(self, cells):
+        """The squares of a square shape at each translation on the board."""
+        b = self.board
+        W, blocked = b.width, b.blocked_mask
+        h = 1 + max(r for r, _ in cells)
+        w = 1 + max(c for _, c in cells)
+        base = [r * W + c for r, c in cells]
+        for row in range(b.height - h + 1):
+            for col in range(W - w + 1):
+                sqs = [s + row * W + col for s in base]
+                if not mask_of(sqs) & blocked:
+                    yield sqs
+
+    def _triangle_places(self, shape):
+        """The cells of a triangle shape at each translation of the point
+        grid that lays its first triangle on an open cell of the board."""
+        cell_of = self._cells_by_points
+        first = shape[0]
+        for anchor, sq in cell_of.items():
+            dk, dj = anchor[0][0] - first[0][0], anchor[0][1] - first[0][1]
+            if tuple((k + dk, j + dj) for k, j in first) != anchor:
+                continue  # an up triangle on a down one
+            sqs = [cell_of.get(tuple((k + dk, j + dj) for k, j in t)) for t in shape]
+            if None not in sqs:
+                yield sqs
+
+    @cached_property
+    def _cells_by_points(self) -> dict[tuple, Square]:
+        """Triangle grid: the open cells by their corners."""
+        b = self.board
+        out = {}
+        for sq in squares_of(b.open_mask):
+            row, col = divmod(sq, b.width)
+            out[tuple(sorted(triangle_points(row, col + b.parity, b.points_up(sq))))] = sq
+        return out
 
     def __len__(self) -> int:
         return self.count
@@ -93,6 +126,15 @@ class PlacementTable:
             mask = self.mask
             hit = cache[near] = tuple(p for p in self.covering[sq] if not mask[p] & near)
         return hit
+
+    def fits(self, piece: int, region: Mask) -> bool:
+        """Whether some placement of the piece lies inside ``region`` (on
+        squares by shifting the region, a few ANDs per orientation)."""
+        b = self.board
+        if b.grid == TRIANGLE:
+            mask = self.mask
+            return any(not mask[p] & ~region for p in self.by_piece[piece])
+        return any(b.fits(region, o) for o in PIECES[piece].orientations)
 
     # -- text ---------------------------------------------------------------
     def name(self, p: Placement) -> str:
@@ -121,7 +163,12 @@ class PlacementTable:
         p = self.find(squares)
         if p is not None:
             return p
-        cells = normalise(self.board.row_col(sq) for sq in squares)
+        b = self.board
+        if b.grid == TRIANGLE:
+            if any(b.blocked_mask >> sq & 1 for sq in squares):
+                raise NotationError(f"bad move {text!r}: it covers a blocked square")
+            raise NotationError(f"bad move {text!r}: the triangles are not a piece shape")
+        cells = normalise(b.row_col(sq) for sq in squares)
         if piece_of_shape(cells) is None:
             raise NotationError(f"bad move {text!r}: the squares are not a piece shape")
         raise NotationError(f"bad move {text!r}: it covers a blocked square")
@@ -130,9 +177,10 @@ class PlacementTable:
 def placement_table(board: Board) -> PlacementTable:
     """The table for a board, built on first use and cached by the board's
     shape (size and blocked squares): start squares do not change it."""
-    return _table(board.width, board.height, board.blocked)
+    return _table(board.width, board.height, board.blocked, board.grid, board.parity, board.outside)
 
 
 @lru_cache(maxsize=16)
-def _table(width: int, height: int, blocked: frozenset[Square]) -> PlacementTable:
-    return PlacementTable(Board(width, height, blocked))
+def _table(width: int, height: int, blocked: frozenset[Square], grid: str, parity: int,
+           outside: frozenset[Square]) -> PlacementTable:
+    return PlacementTable(Board(width, height, blocked, grid=grid, parity=parity, outside=outside))

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from .errors import IllegalMoveError
 from .geometry import NUM_COLORS, Board, Mask, squares_of
-from .pieces import ALL_PIECES_MASK, MONOMINO, NUM_PIECES, PIECE_SIZES, PIECES
+from .pieces import ALL_PIECES_MASK, NUM_PIECES, PIECE_SIZES, PIECES, is_monomino
 from .placements import Placement, PlacementTable, placement_table
 from .scoring import advanced_score
 from .variants import CLASSIC, Variant, variant_on
@@ -346,7 +346,8 @@ class Position:
             return left
         if not self.variant.bonus:
             return -left
-        return advanced_score(left, self.last_piece[color] == MONOMINO)
+        last = self.last_piece[color]
+        return advanced_score(left, last is not None and is_monomino(last))
 
     def scores(self, basic: bool = False) -> list[int]:
         return [self.score(c, basic) for c in range(NUM_COLORS)]

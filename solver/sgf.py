@@ -24,6 +24,7 @@ from .variants import CLASSIC, CLASSIC_2, VARIANTS, Variant, variant_by_game
 # Move properties as Pentobi reads them (NodeUtil.cpp): the colour numbers,
 # B and W in two-colour games, and the names older versions wrote.
 MOVE_PROPS_4 = {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
+MOVE_PROPS_3 = {"1": 0, "2": 1, "3": 2, "BLUE": 0, "YELLOW": 1, "RED": 2}
 MOVE_PROPS_2 = {"B": 0, "W": 1, "1": 0, "2": 1, "BLUE": 0, "GREEN": 1}
 SETUP_PROPS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3, "AB": 0, "AW": 1}
 APPLICATION = "blokus-solver"
@@ -235,7 +236,7 @@ def parse_sgf(text: str, source: str = "<text>") -> list[SgfNode]:
 
 def move_props(variant: Variant) -> dict[str, int]:
     """The move properties of a variant's records, by colour."""
-    return MOVE_PROPS_2 if len(variant.colors) == 2 else MOVE_PROPS_4
+    return {2: MOVE_PROPS_2, 3: MOVE_PROPS_3, 4: MOVE_PROPS_4}[len(variant.colors)]
 
 
 @dataclass
@@ -355,7 +356,7 @@ def _player(value: str, variant: Variant) -> int:
     v = value.strip()
     c = {"B": 0, "W": 1}.get(v, int(v) - 1 if v in ("1", "2", "3", "4") else None)
     if c is None or c not in variant.colors:
-        ids = "1..4" if len(variant.colors) == 4 else "B or W"
+        ids = f"1..{len(variant.colors)}" if len(variant.colors) > 2 else "B or W"
         raise NotationError(f"PL[{_clip(value)}] is not a colour ({ids})")
     return c
 
@@ -390,12 +391,12 @@ def read_record(text: str, source: str = "<text>") -> GameRecord:
     props = move_props(variant)
     for node in nodes:
         _move_prop(node, source, props)  # reject nodes with two moves early
-        if len(variant.colors) == 4:
+        if len(variant.colors) > 2:
             for bad in ("B", "W", "AB", "AW"):
                 prop = node.get(bad)
                 if prop:
                     raise RecordError(f"{source}:{prop.line}:{prop.col}: property {bad} is not used in "
-                                      f"GM[{variant.game}] (colours are 1..4)")
+                                      f"GM[{variant.game}] (colours are 1..{len(variant.colors)})")
     return GameRecord(variant, nodes, source)
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .errors import NotationError
 from .geometry import Board
-from .pieces import NUM_PIECES, piece_by_name
+from .pieces import CLASSIC_PIECES, TRIGON_PIECES, piece_by_name
 
 CLASSIC_NAMES = ("blue", "yellow", "red", "green")
 JUNIOR_PIECES = tuple(sorted(piece_by_name(n).index for n in "1 2 I3 V3 I4 L4 O T4 Z4 I5 L5 P".split()))
@@ -54,7 +54,7 @@ class Variant:
     move_ids: tuple[str, ...]
     setup_ids: tuple[str, ...]
     players: tuple[tuple[int, ...], ...]
-    pieces: tuple[int, ...] = tuple(range(NUM_PIECES))
+    pieces: tuple[int, ...] = CLASSIC_PIECES
     copies: int = 1
     bonus: bool = True
     shared: int | None = None
@@ -88,9 +88,10 @@ class Variant:
         return len(self.players) == 2
 
 
-def _four_colour(key: str, game: str, players, shared: int | None = None, board: Board | None = None) -> Variant:
+def _four_colour(key: str, game: str, players, shared: int | None = None, board: Board | None = None,
+                 pieces: tuple[int, ...] = CLASSIC_PIECES) -> Variant:
     return Variant(key, game, board or Board.classic(), (0, 1, 2, 3), CLASSIC_NAMES, ("1", "2", "3", "4"),
-                   ("A1", "A2", "A3", "A4"), players, shared=shared)
+                   ("A1", "A2", "A3", "A4"), players, pieces, shared=shared)
 
 
 def _duo_board() -> Board:
@@ -101,7 +102,7 @@ def _duo_board() -> Board:
     return Board(14, 14, frozenset(), starts)
 
 
-def _two_colour(key: str, game: str, names: tuple[str, str], pieces=tuple(range(NUM_PIECES)), copies: int = 1,
+def _two_colour(key: str, game: str, names: tuple[str, str], pieces=CLASSIC_PIECES, copies: int = 1,
                 bonus: bool = True) -> Variant:
     return Variant(key, game, _duo_board(), (0, 1), names + ("", ""), ("B", "W", "", ""), ("AB", "AW", "", ""),
                    ((0,), (1,)), pieces, copies, bonus)
@@ -113,7 +114,20 @@ CLASSIC_3 = _four_colour("classic_3", "Blokus Three-Player", ((0,), (1,), (2,)),
 DUO = _two_colour("duo", "Blokus Duo", ("purple", "orange"))
 JUNIOR = _two_colour("junior", "Blokus Junior", ("green", "orange"), JUNIOR_PIECES, copies=2, bonus=False)
 
-VARIANTS: dict[str, Variant] = {v.key: v for v in (CLASSIC, CLASSIC_2, CLASSIC_3, DUO, JUNIOR)}
+# Trigon: the hexagon of triangles, six starting points open to every colour
+# (Pentobi's StartingPoints: the middle of the fourth row from each side on
+# the edge-9 board, of the third on the edge-8 board of the three-player game).
+TRIGON_BOARD = Board.hexagon(9, ("r15", "r4", "j12", "j7", "z12", "z7"))
+TRIGON = _four_colour("trigon", "Blokus Trigon", ((0,), (1,), (2,), (3,)), board=TRIGON_BOARD, pieces=TRIGON_PIECES)
+TRIGON_2 = _four_colour("trigon_2", "Blokus Trigon Two-Player", ((0, 2), (1, 3)), board=TRIGON_BOARD,
+                        pieces=TRIGON_PIECES)
+TRIGON_3 = Variant("trigon_3", "Blokus Trigon Three-Player", Board.hexagon(8, ("p14", "p3", "h11", "h6", "x11", "x6")),
+                   (0, 1, 2), CLASSIC_NAMES[:3] + ("",), ("1", "2", "3", ""), ("A1", "A2", "A3", ""),
+                   ((0,), (1,), (2,)), TRIGON_PIECES)
+
+VARIANTS: dict[str, Variant] = {
+    v.key: v for v in (CLASSIC, CLASSIC_2, CLASSIC_3, DUO, JUNIOR, TRIGON, TRIGON_2, TRIGON_3)
+}
 
 
 def variant_by_game(game: str) -> Variant | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from solver.geometry import Board
-from solver.pieces import PIECES
+from solver.pieces import CLASSIC_SET as PIECES
 from solver.placements import placement_table
 from solver.puzzle import Puzzle
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import PIECES, Position, reference
+from solver import Position, reference
+from solver.pieces import CLASSIC_SET as PIECES
 from solver.cli import main
 from solver.sgf import load_record
 
@@ -270,8 +271,8 @@ class TestErrors:
 
     def test_unsupported_variant(self, capsys, tmp_path):
         bad = tmp_path / "trigon.blksgf"
-        bad.write_text("(;GM[Blokus Trigon];1[r15])\n", encoding="utf-8")
-        assert "unsupported game GM[Blokus Trigon]" in run_error(capsys, "show", str(bad))
+        bad.write_text("(;GM[Blokus Callisto];1[r15])\n", encoding="utf-8")
+        assert "unsupported game GM[Blokus Callisto]" in run_error(capsys, "show", str(bad))
 
     @pytest.mark.parametrize("cmd", ["show", "moves"])
     def test_move_past_end(self, capsys, cmd):

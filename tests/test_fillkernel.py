@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from solver.geometry import Board
-from solver.pieces import MONOMINO, PIECES
+from solver.pieces import MONOMINO, CLASSIC_SET as PIECES
 from solver.placements import placement_table
 from solver.puzzle import Puzzle
 from solver.puzzle_file import load_puzzle

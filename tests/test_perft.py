@@ -10,7 +10,7 @@ import pytest
 
 from solver import reference
 from solver.geometry import NUM_COLORS, Board
-from solver.pieces import PIECE_NAMES, PIECES
+from solver.pieces import PIECE_NAMES, CLASSIC_SET as PIECES
 from solver.position import Move, Position
 
 from .util import random_game

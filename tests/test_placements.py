@@ -2,7 +2,7 @@ import pytest
 
 from solver.errors import NotationError
 from solver.geometry import CLASSIC, Board
-from solver.pieces import PIECES
+from solver.pieces import CLASSIC_SET as PIECES
 from solver.placements import placement_table
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from solver.errors import BlokusError, BoardError, PuzzleError
 from solver.geometry import MAX_BOARD_SQUARES, Board
-from solver.pieces import PIECES, piece_by_name
+from solver.pieces import CLASSIC_SET as PIECES, piece_by_name
 from solver.puzzle import Puzzle
 from solver.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
 from solver.verify import verify

@@ -216,7 +216,7 @@ def cli(capsys, *args) -> tuple[int, str, str]:
     (None, []),  # missing file
     ("(;GM[Blokus]\n;1[a20\n", []),  # syntax error
     ("(\n;GM[Blokus]\n;1[a20]\n;2[a20,b20]\n)\n", []),  # illegal move
-    ("(;GM[Blokus Trigon];1[r15])\n", []),  # unsupported variant
+    ("(;GM[Blokus Callisto];1[r15])\n", []),  # unsupported variant
     ("(\n;GM[Blokus]\n;1[a20]\n)\n", ["--move", "5"]),  # move past the end
 ])
 def test_bad_file_fails_like_show(capsys, tmp_path, monkeypatch, content, extra):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.geometry import CLASSIC, Board
-from solver.pieces import MONOMINO, PIECES, piece_by_name
+from solver.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
 from solver.puzzle import Puzzle
 from solver.result import Status
 from solver.puzzle_file import load_puzzle

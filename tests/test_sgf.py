@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import PIECES, Position, RecordError
+from solver import Position, RecordError
+from solver.pieces import CLASSIC_SET as PIECES
 from solver import sgf
 from solver.errors import IllegalMoveError
 from solver.sgf import load_record, parse_sgf, read_record, write_record
@@ -475,7 +476,7 @@ class TestErrors:
         assert msg.startswith("game.blksgf:1:2:")
         assert "no GM property" in msg
 
-    @pytest.mark.parametrize("game", ["Blokus Trigon", "Blokus Trigon Two-Player", "1"])
+    @pytest.mark.parametrize("game", ["Blokus Callisto", "Blokus Nexos", "1"])
     def test_unsupported_gm(self, game):
         msg = record_error(f"(;FF[4]GM[{game}]\n;1[a20])")
         assert msg.startswith("game.blksgf:1:8:")
@@ -681,12 +682,12 @@ class TestBadInput:
             ("(;GM[Blokus]C[a][b", "game.blksgf:1:17: unexpected end of file inside a property value"),
             ("(;GM[Blokus]\n;É[x])", "game.blksgf:2:2: unexpected 'É' between nodes"),
             ("(;GM;1[a20])", "game.blksgf:1:3: property GM has no value"),
-            ("(;GM[]\n;1[a20])", "game.blksgf:1:3: unsupported game GM[] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior)"),
+            ("(;GM[]\n;1[a20])", "game.blksgf:1:3: unsupported game GM[] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior, Blokus Trigon, Blokus Trigon Two-Player, Blokus Trigon Three-Player)"),
             ("(;GM[Blokus]GM[Blokus])", "game.blksgf:1:13: property GM appears twice in one node"),
             ("(;gm[Blokus];1[a20])", "game.blksgf:1:2: the root node has no GM property"),
             ("(;FF[4];GM[Blokus])", "game.blksgf:1:2: the root node has no GM property"),
             ("(;GM[" + "x" * 100 + "])", "game.blksgf:1:3: unsupported game GM[" + "x" * 40
-             + "...] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior)"),
+             + "...] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior, Blokus Trigon, Blokus Trigon Two-Player, Blokus Trigon Three-Player)"),
             ("(;GM[Blokus]AB[a20])", "game.blksgf:1:13: property AB is not used in GM[Blokus] (colours are 1..4)"),
             ("(;GM[Blokus];1[a20]BLUE[a20])", "game.blksgf:1:20: a node holds two moves (1 and BLUE)"),
             ("(;GM[Blokus]\n;PL[9])", "game.blksgf:2:1: bad set-up: PL[9] is not a colour (1..4)"),

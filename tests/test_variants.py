@@ -13,7 +13,7 @@ from solver import reference
 from solver.cli import main
 from solver.errors import RecordError
 from solver.geometry import NUM_COLORS
-from solver.pieces import PIECES, piece_by_name
+from solver.pieces import CLASSIC_SET as PIECES, piece_by_name
 from solver.placements import placement_table
 from solver.position import Move, Position
 from solver.sgf import read_record, write_record
@@ -66,7 +66,8 @@ def test_junior_piece_set():
 
 def test_variant_names_and_lookup():
     assert [v.game for v in VARIANTS.values()] == [
-        "Blokus", "Blokus Two-Player", "Blokus Three-Player", "Blokus Duo", "Blokus Junior"]
+        "Blokus", "Blokus Two-Player", "Blokus Three-Player", "Blokus Duo", "Blokus Junior",
+        "Blokus Trigon", "Blokus Trigon Two-Player", "Blokus Trigon Three-Player"]
     assert variant_by_game("  blokus DUO ") is DUO
     assert [DUO.names[c] for c in DUO.colors] == ["purple", "orange"]
     assert [JUNIOR.names[c] for c in JUNIOR.colors] == ["green", "orange"]
@@ -254,7 +255,8 @@ def test_a_duo_puzzle_in_a_few_lines():
 
 
 @pytest.mark.parametrize("text, message", [
-    ('variant = "trigon"\n[pieces]\nblue = "1"\n', "unknown variant 'trigon' (known: classic classic_2 classic_3 duo junior)"),
+    ('variant = "callisto"\n[pieces]\nblue = "1"\n',
+     "unknown variant 'callisto' (known: classic classic_2 classic_3 duo junior trigon trigon_2 trigon_3)"),
     ('variant = "duo"\n[pieces]\nblue = "1"\n', "unknown colour 'blue' (known: purple orange)"),
     ('variant = "duo"\n[board]\nrows = "B.."\n[pieces]\npurple = "1"\n', "unknown character 'B'"),
 ])

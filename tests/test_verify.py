@@ -7,7 +7,7 @@ import pytest
 
 from solver.errors import PuzzleError
 from solver.geometry import CLASSIC, Board, color_index
-from solver.pieces import MONOMINO, PIECES, piece_by_name
+from solver.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
 from solver.position import Move, Position
 from solver.puzzle import Puzzle
 from solver.verify import VerificationError, verify

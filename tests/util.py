@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from solver.pieces import PIECES
+from solver.pieces import CLASSIC_SET as PIECES
 from solver.position import Move, Position
 from solver import reference
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
+from ..geometry import SQUARE, squares_of
 from ..pieces import MONOMINO, PIECE_SIZES
 from ..placements import Placement
 from ..puzzle import Puzzle
@@ -42,7 +43,10 @@ class BeamSearch:
         self.nodes = 0
         self.best: list[tuple[int, Placement]] = []
         t, b = puzzle.table, puzzle.board
-        ring = b.full_mask & ~(b.shift(b.full_mask, 1, 1) & b.shift(b.full_mask, -1, -1))
+        if b.grid == SQUARE:
+            ring = b.full_mask & ~(b.shift(b.full_mask, 1, 1) & b.shift(b.full_mask, -1, -1))
+        else:  # triangles: the cells along the board's sides
+            ring = b.border_mask
         edge_of_board = ring | b.blocked_mask
         self._border = [(m & edge_of_board).bit_count() for m in t.mask]
         self._stars = sum(1 << s for s in puzzle.stars)
@@ -139,10 +143,12 @@ class BeamSearch:
     @staticmethod
     def _stuck(st: SearchState) -> int:
         """Squares of pieces that have no legal placement now."""
-        return sum(PIECE_SIZES[i] for c in range(4) for i in range(21) if st.unplayable[c] >> i & 1)
+        return sum(PIECE_SIZES[i] for c in range(4) for i in squares_of(st.unplayable[c]))
 
     @staticmethod
     def _perimeter(st: SearchState) -> int:
         b = st.b
         empty = b.open_mask & ~st.all_occupied
+        if b.grid != SQUARE:  # triangles: the cells around the empty region
+            return b.edge_neighbours(empty).bit_count()
         return sum((empty & ~b.shift(empty, dr, dc)).bit_count() for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))

@@ -75,9 +75,8 @@ def small_holes(b, empty: Mask, limit: int = 4) -> list[int]:
 
 def all_pieces_fit(state: SearchState, c: int, region: Mask) -> bool:
     """Each piece colour c still has fits (some orientation) inside region."""
-    b = state.b
     for i in FIT_ORDER:
-        if state.left[c] >> i & 1 and not any(b.fits(region, o) for o in PIECES[i].orientations):
+        if state.left[c] >> i & 1 and not state.t.fits(i, region):
             return False
     return True
 

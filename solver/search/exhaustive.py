@@ -229,7 +229,7 @@ class Exhaustive:
                 fitting = sum(
                     PIECE_SIZES[i]
                     for i in squares_of(st.left[c])
-                    if any(self.b.fits(region, o) for o in PIECES[i].orientations)
+                    if self.t.fits(i, region)
                 )
                 extra = min(fitting, region.bit_count())
             if puzzle.measure is Measure.SQUARES:
