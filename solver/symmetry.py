@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from .geometry import Board
+from .geometry import SQUARE, Board
 from .placements import Placement
 from .puzzle import Connect, Goal, Puzzle
 
@@ -21,6 +21,8 @@ def board_transforms(board: Board) -> list[list[int]]:
     """Square maps of the turns and mirrors that keep the rectangle's shape
     (4 for a rectangle, 8 for a square), identity first."""
     w, h = board.width, board.height
+    if board.grid != SQUARE:  # the hexagon's turns are not yet counted: the identity alone
+        return [list(range(board.size))]
     maps = []
     cases = [
         lambda r, c: (r, c),
@@ -125,7 +127,7 @@ def symmetry_applies(puzzle: Puzzle) -> str | None:
     b = puzzle.board
     if puzzle.connect is not Connect.GAME:
         return "the symmetric search plays in play order (the game rule)"
-    if b.width != b.height:
+    if b.grid != SQUARE or b.width != b.height:
         return "the board is not square"
     if sorted(puzzle.colors) != [0, 1, 2, 3]:
         return "not all four colours take part"

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .errors import BlokusError
-from .geometry import COLORS
+from .geometry import COLORS, SQUARE
 from .pieces import MONOMINO, PIECES
 from .placements import Placement
 from .puzzle import Connect, Goal, Puzzle, SameShape, objective_value
@@ -97,10 +97,18 @@ class _Checker:
         return owner
 
     def neighbours(self, sq: int, diagonal: bool) -> list[int]:
+        """Cells sharing a side with sq, or (``diagonal``) only a corner,
+        worked out here from the cells' corners, not from any table."""
         b = self.b
         r, col = b.row_col(sq)
-        steps = ((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ((1, 0), (-1, 0), (0, 1), (0, -1))
-        return [b.square(r + dr, col + dc) for dr, dc in steps if b.on_board(r + dr, col + dc)]
+        if b.grid == SQUARE:
+            steps = ((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ((1, 0), (-1, 0), (0, 1), (0, -1))
+            return [b.square(r + dr, col + dc) for dr, dc in steps if b.on_board(r + dr, col + dc)]
+        mine = _corners(b, r, col)
+        shared = 1 if diagonal else 2
+        return [b.square(r + dr, col + dc) for dr in (-1, 0, 1) for dc in range(-2, 3)
+                if (dr or dc) and b.on_board(r + dr, col + dc)
+                and len(mine & _corners(b, r + dr, col + dc)) == shared]
 
     def touching(self, c: int, p: Placement, diagonal: bool) -> set[Placement]:
         """Other pieces of colour c sharing an edge (or only a corner) with p."""
@@ -179,6 +187,15 @@ class _Checker:
             if puzzle.monomino_last and orders[c] and not mono_last[c] and not partial:
                 self.fail(f"{COLORS[c]}: no legal play order ends with the monomino")
         return orders, mono_last
+
+
+def _corners(b, row: int, col: int) -> set[tuple[int, int]]:
+    """A triangle's corners as (x, line): x in half sides from the left of
+    the rectangle, lines between the rows of triangles counted downwards. A
+    triangle in column ``col`` spans x = col .. col + 2."""
+    if (row + col + b.parity) % 2 == 0:  # points up: apex on its upper line
+        return {(col + 1, row), (col, row + 1), (col + 2, row + 1)}
+    return {(col, row), (col + 2, row), (col + 1, row + 1)}
 
 
 def _mono_last_first(t, ps: list[Placement]) -> list[Placement]:
