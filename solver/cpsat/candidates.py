@@ -5,22 +5,23 @@ A candidate lies in the colour's region (free squares, not edge-adjacent to
 its set-up pieces, reachable by king moves from its root under the ``game``
 rule), clear of the same-shape rule's set-up blocks, and (``game`` rule,
 a rooted colour) at the end of a chain of placements from the root that
-fits in its hand: each placement of a solution touches an earlier one, or
-a set-up piece, at a corner, without overlapping or sharing an edge with
-it, so every placement of a solution is reached by such a chain, and the
-chain holds at most the squares in hand (:func:`chained`). On endgame
-boards the king-move region runs through diagonal gaps no piece can use;
-the chains see the real way in (a colour walled in with three legal moves
-keeps those three candidates, not 360).
+uses each piece at most once: each placement of a solution touches an
+earlier one, or a set-up piece, at a corner, without overlapping or
+sharing an edge with it, so every placement of a solution is reached by
+such a chain (:func:`chained`). On endgame boards the king-move region
+runs through diagonal gaps no piece can use; the chains see the real way
+in (a colour walled in with three legal moves keeps those three
+candidates, not 360; one whose only way on is a domino and a tromino
+keeps 6, not 958).
 """
 
 from __future__ import annotations
 
-import heapq
+from collections import deque
 from typing import TYPE_CHECKING
 
 from ..geometry import COLORS, squares_of
-from ..pieces import NUM_PIECES, PIECE_SIZES
+from ..pieces import NUM_PIECES
 from ..placements import Placement
 from ..puzzle import Connect, Goal, Puzzle, SameShape
 
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
 
 # chains are followed only up to this many candidates of a colour (an
 # endgame has a few hundred; solo-21's 30,000 would take seconds to follow
-# and prune nothing on an empty board)
+# and prune nothing on an empty board), and for this many steps
 CHAIN_LIMIT = 6000
+CHAIN_WORK = 2_000_000
+CHAIN_SETS = 4  # minimal sets of pieces kept per placement (4: 0.01-0.1 s per endgame)
 
 
 def add_candidates(m: PuzzleModel) -> None:
@@ -56,42 +59,71 @@ def add_candidates(m: PuzzleModel) -> None:
 
 
 def chained(puzzle: Puzzle, c: int, cands: list[Placement]) -> list[Placement]:
-    """The candidates of colour c at the end of a chain from its root that
-    holds at most its squares in hand (all of them when its root is open:
-    no set-up and no start square). A chain starts with a placement that
+    """The candidates of colour c at the end of a chain of placements of
+    distinct pieces from its root (all of them when its root is open: no
+    set-up and no start square). A chain starts with a placement that
     touches a set-up piece at a corner (or covers a start square, without
     set-up) and goes on through placements that touch the one before at a
-    corner, clear of it; its cost is the squares of its placements
-    (shortest chains first, a piece may repeat: a relaxation)."""
-    t, b = puzzle.table, puzzle.board
-    setup = puzzle.masks.setup[c]
-    if setup:
-        cost = {p: len(t.squares[p]) for p in cands if t.corner[p] & setup}
-    elif b.start_masks[c]:
-        cost = {p: len(t.squares[p]) for p in cands if t.mask[p] & b.start_masks[c]}
-    else:
+    corner, clear of it, each of a piece not yet in the chain. Each
+    placement keeps the minimal sets of pieces that reach it, at most
+    :data:`CHAIN_SETS`; past that, their intersection stands for them all
+    (fewer pieces: a relaxation, never a loss). Past :data:`CHAIN_WORK`
+    steps, every candidate is kept."""
+    t = puzzle.table
+    seeds = _chain_seeds(puzzle, c, cands)
+    if seeds is None:
         return cands
-    budget = sum(PIECE_SIZES[i] for i in puzzle.pieces[c])
     covering: dict[int, list[Placement]] = {}
     for p in cands:
         for s in t.squares[p]:
             covering.setdefault(s, []).append(p)
-    heap = [(d, p) for p, d in cost.items()]
-    heapq.heapify(heap)
-    done: set[Placement] = set()
-    while heap:
-        d, p = heapq.heappop(heap)
-        if p in done or d > budget:
-            continue
-        done.add(p)
+    sets: dict[Placement, list[int]] = {p: [1 << t.piece[p]] for p in seeds}
+    queue = deque((p, 1 << t.piece[p]) for p in seeds)
+    work = 0
+    while queue:
+        p, used = queue.popleft()
+        if used not in sets[p]:
+            continue  # replaced by a smaller set since
         near = t.mask[p] | t.edge[p]
         for s in squares_of(t.corner[p]):
             for q in covering.get(s, ()):
-                e = d + len(t.squares[q])
-                if q not in done and e < cost.get(q, budget + 1) and not t.mask[q] & near:
-                    cost[q] = e
-                    heapq.heappush(heap, (e, q))
-    return [p for p in cands if p in done]
+                work += 1
+                bit = 1 << t.piece[q]
+                if used & bit or t.mask[q] & near:
+                    continue
+                more = _keep_minimal(sets.setdefault(q, []), used | bit)
+                if more is not None:
+                    queue.append((q, more))
+        if work > CHAIN_WORK:
+            return cands
+    return [p for p in cands if p in sets]
+
+
+def _chain_seeds(puzzle: Puzzle, c: int, cands: list[Placement]) -> list[Placement] | None:
+    """The placements a chain starts with: those touching a set-up piece of
+    colour c at a corner, or (no set-up) covering one of its start squares;
+    None when its root is open."""
+    t, b = puzzle.table, puzzle.board
+    setup = puzzle.masks.setup[c]
+    if setup:
+        return [p for p in cands if t.corner[p] & setup]
+    if b.start_masks[c]:
+        return [p for p in cands if t.mask[p] & b.start_masks[c]]
+    return None
+
+
+def _keep_minimal(have: list[int], new: int) -> int | None:
+    """Add a set of pieces to a placement's minimal sets; returns the set to
+    follow on from (``new``, or the intersection when there are too many),
+    or None when a set already kept is contained in it."""
+    if any(h & new == h for h in have):
+        return None
+    have[:] = [h for h in have if h & new != new] + [new]
+    if len(have) > CHAIN_SETS:
+        for h in have:
+            new &= h
+        have[:] = [new]
+    return new
 
 
 def _owned_starts(puzzle: Puzzle) -> int:
