@@ -114,3 +114,91 @@ def legal_moves(
                         continue
                     moves.add(squares)
     return moves
+
+
+# -- the triangle grid (Blokus Trigon) ------------------------------------------------
+#
+# Written from plane geometry, sharing nothing with the board and table code:
+# a cell is known by its centroid in the plane (side 1; rows sqrt(3)/2 high),
+# two triangles share a side when their centroids are 1/sqrt(3) apart and
+# touch at a corner only when they are 1 or 2/sqrt(3) apart. Pieces are
+# Pentobi's point lists (x, y), with (0, 0) pointing up, turned and mirrored
+# as point sets in the plane.
+
+_ROW = 3 ** 0.5 / 2
+
+_TRIGON_POINTS = {
+    "I6": [(1, -1), (2, -1), (0, 0), (1, 0), (-1, 1), (0, 1)], "L6": [(1, -1), (2, -1), (0, 0), (1, 0), (0, 1), (1, 1)],
+    "V": [(-2, -1), (-1, -1), (-1, 0), (0, 0), (1, 0), (2, 0)], "S": [(-1, -1), (0, -1), (-1, 0), (0, 0), (-1, 1), (0, 1)],
+    "P6": [(1, -1), (0, 0), (1, 0), (2, 0), (-1, 1), (0, 1)], "F": [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (1, 2)],
+    "W": [(1, -1), (-1, 0), (0, 0), (1, 0), (2, 0), (3, 0)], "A6": [(1, -1), (0, 0), (1, 0), (2, 0), (0, 1), (2, 1)],
+    "G": [(1, -1), (0, 0), (1, 0), (0, 1), (1, 1), (2, 1)], "Y": [(-1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1)],
+    "X": [(-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)], "O": [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0)],
+    "I5": [(1, -1), (0, 0), (1, 0), (-1, 1), (0, 1)], "L5": [(1, -1), (0, 0), (1, 0), (0, 1), (1, 1)],
+    "C5": [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)], "P5": [(1, -1), (0, 0), (1, 0), (2, 0), (0, 1)],
+    "I4": [(0, 0), (1, 0), (-1, 1), (0, 1)], "C4": [(0, 0), (1, 0), (0, 1), (1, 1)], "A4": [(1, -1), (0, 0), (1, 0), (2, 0)],
+    "I3": [(1, -1), (0, 0), (1, 0)], "2": [(0, 0), (1, 0)], "1": [(0, 0)],
+}
+
+
+def centroid(x: int, y: int, up: bool) -> tuple[float, float]:
+    """The centroid of the triangle in column x, row y (y down): a triangle
+    is one side wide, its neighbours in the row half a side away."""
+    return (x / 2 + 0.5, y * _ROW + (2 if up else 1) * _ROW / 3)
+
+
+def _key(point: tuple[float, float]) -> tuple[int, int]:
+    return round(point[0] * 1000), round(point[1] * 1000)
+
+
+def _trigon_orientations(points) -> list[list[tuple[float, float]]]:
+    """The 12 images of a piece's centroids under turns by 60 degrees and
+    mirroring (as lists, first point first)."""
+    import math
+
+    cells = [centroid(x, y, (x + y) % 2 == 0) for x, y in points]
+    images = []
+    for mirror in (1, -1):
+        for k in range(6):
+            a = k * math.pi / 3
+            images.append([(mirror * (px * math.cos(a) - py * math.sin(a)), px * math.sin(a) + py * math.cos(a))
+                           for px, py in cells])
+    return images
+
+
+def trigon_legal_moves(cells: dict[tuple[int, int], bool], board: dict[tuple[int, int], int], color: int,
+                       hand: set[str], starts: set[tuple[int, int]]) -> set[frozenset]:
+    """Every legal placement of ``color`` on a triangle board, as frozensets
+    of (col, row) cells. ``cells`` maps each cell of the board to whether it
+    points up; ``board`` the occupied cells to their colour; ``starts`` the
+    starting points (the first piece covers a free one)."""
+    at = {_key(centroid(x, y, up)): (x, y) for (x, y), up in cells.items()}
+    centre = {c: centroid(c[0], c[1], up) for c, up in cells.items()}
+    own = [centre[c] for c, col in board.items() if col == color]
+
+    def dist(p, q):
+        return ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
+
+    def side(p):  # shares a side with one of the colour's triangles
+        return any(abs(dist(p, q) - 1 / 3 ** 0.5) < 1e-6 for q in own)
+
+    def corner(p):
+        return any(abs(dist(p, q) - 1) < 1e-6 or abs(dist(p, q) - 2 / 3 ** 0.5) < 1e-6 for q in own)
+
+    moves = set()
+    for name in hand:
+        for image in _trigon_orientations(_TRIGON_POINTS[name]):
+            for anchor in centre.values():
+                dx, dy = anchor[0] - image[0][0], anchor[1] - image[0][1]
+                placed = [at.get(_key((px + dx, py + dy))) for px, py in image]
+                if None in placed or any(c in board for c in placed):
+                    continue
+                points = [centre[c] for c in placed]
+                if any(side(p) for p in points):
+                    continue
+                if own and not any(corner(p) for p in points):
+                    continue
+                if not own and not set(placed) & starts:
+                    continue
+                moves.add(frozenset(placed))
+    return moves
