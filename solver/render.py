@@ -20,18 +20,28 @@ a title band with column letters above and below and row numbers on both
 sides (``a20`` top left, as in the text notation), and a legend below
 (one swatch per colour with its score or pieces, then a note line).
 :func:`square_pixel` gives the pixel centre of a square in such an image.
+
+Triangle boards (Blokus Trigon) are drawn as triangles: a column is half a
+side wide, a row sqrt(3)/2 sides high, so every cell is equilateral; cells
+outside the board (the corners around Trigon's hexagon) are not drawn, and
+the outline runs around the hexagon. A starting point open to several
+colours (all six on Trigon) is a neutral dark disc: nested discs of four
+colours would not fit in a triangle, and a colour disc would say the point
+belongs to that colour. Column letters run straight above and below the
+board; row numbers sit just outside each row's first and last cell.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence, Union
 
 from .errors import BlokusError
-from .geometry import COLORS, NUM_COLORS, Board, column_name
+from .geometry import COLORS, NUM_COLORS, TRIANGLE, Board, column_name
 from .placements import Placement, placement_table
 from .position import Position
 from .puzzle import Puzzle
@@ -63,6 +73,7 @@ EMPTY_HEX = "#FFFFFF"
 BLOCKED_HEX = "#4D4D4D"
 GRID_HEX = "#BDBDBD"
 OUTLINE_HEX = "#1A1A1A"
+SHARED_START_HEX = "#5A5A5A"  # triangle grid: a starting point open to several colours
 FORMATS = ("png", "svg", "gif")
 DPI = 100
 PT = 72 / DPI  # points per pixel: line widths and font sizes are in points
@@ -84,7 +95,7 @@ class Layout:
 
     width: int  # image width in pixels
     height: int  # image height in pixels
-    cell: int  # square side in pixels
+    cell: int  # square side in pixels (triangle grid: a column's width, half a side)
     left: int  # x of the board's left edge
     top: int  # y of the board's top edge
     label: int  # height of the coordinate bands
@@ -101,6 +112,8 @@ def layout(board: Board, size_px: int = 600) -> Layout:
         raise RenderError(f"image width {size_px} px is out of range (100 to 5000)")
     s = int(size_px)
     label, title, legend, pad = round(0.045 * s), round(0.06 * s), round(0.09 * s), round(0.015 * s)
+    if board.grid == TRIANGLE:
+        return _triangle_layout(board, s, label, title, legend, pad)
     cell = max((s - 2 * (label + pad)) // board.width, 4)
     width = max(s, board.width * cell + 2 * (label + pad))
     height = pad + title + label + board.height * cell + label + legend + pad
@@ -108,11 +121,36 @@ def layout(board: Board, size_px: int = 600) -> Layout:
     return Layout(width, height, cell, left, pad + title + label, label, title, legend, pad)
 
 
+def _triangle_layout(board: Board, s: int, label: int, title: int, legend: int, pad: int) -> Layout:
+    """The layout of a triangle board: ``width + 1`` half sides across,
+    rows sqrt(3) half sides high."""
+    cell = max((s - 2 * (label + pad)) // (board.width + 1), 4)
+    board_w, board_h = _extent(board, cell)
+    width = max(s, board_w + 2 * (label + pad))
+    height = pad + title + label + board_h + label + legend + pad
+    return Layout(width, height, cell, (width - board_w) // 2, pad + title + label, label, title, legend, pad)
+
+
+_ROW = math.sqrt(3)
+"""Triangle grid: a row's height in half sides (the data unit across)."""
+
+
+def _extent(board: Board, cell: int) -> tuple[int, int]:
+    """The board's width and height in pixels."""
+    if board.grid == TRIANGLE:
+        return (board.width + 1) * cell, round(board.height * _ROW * cell)
+    return board.width * cell, board.height * cell
+
+
 def square_pixel(board: Board, sq: int, size_px: int = 600) -> tuple[float, float]:
     """Pixel (x, y) of the centre of square ``sq`` in an image rendered at
-    ``size_px`` (y from the top, as image libraries count)."""
+    ``size_px`` (y from the top, as image libraries count); on the triangle
+    grid, of the triangle's centroid."""
     lay = layout(board, size_px)
     row, col = board.row_col(sq)
+    if board.grid == TRIANGLE:
+        down = 2 / 3 if board.points_up(sq) else 1 / 3  # the centroid, from the row's top line
+        return lay.left + (col + 1) * lay.cell, lay.top + (row + down) * _extent(board, lay.cell)[1] / board.height
     return lay.left + (col + 0.5) * lay.cell, lay.top + (row + 0.5) * lay.cell
 
 
@@ -219,35 +257,49 @@ def _figure(scene: _Scene, size_px: int):
     FigureCanvasAgg(fig)
     ax = _board_axes(fig, scene.board, lay)
     owner, region = _owners(scene)
-    _draw_squares(ax, scene.board, lay, {sq: scene.paints[c].fill for sq, c in owner.items()})
+    grid = _TRIANGLE_STEPS if scene.board.grid == TRIANGLE else _SQUARE_STEPS
+    grid.cells(ax, scene.board, lay, {sq: scene.paints[c].fill for sq, c in owner.items()})
     for c, sqs in scene.highlights:
-        _draw_highlight(ax, scene.board, lay, scene.paints[c], sqs)
-    _draw_outlines(ax, scene.board, lay, region)
+        grid.highlight(ax, scene.board, lay, scene.paints[c], sqs)
+    grid.outlines(ax, scene.board, lay, region)
     _draw_start_discs(ax, scene.board, lay, owner, scene.paints)
     _draw_stars_and_xs(ax, scene, lay, owner)
     numbered = _draw_numbers(ax, scene, lay) if scene.numbers else set()
     _draw_last_move(ax, scene, lay, numbered)
-    _draw_coordinates(ax, scene.board, lay)
+    grid.coordinates(ax, scene.board, lay)
     _draw_title(fig, scene.title, lay, size_px)
     _draw_legend(fig, scene, lay, size_px)
     return fig
 
 
 def _board_axes(fig, board: Board, lay: Layout):
-    """Axes over the board's pixels, one data unit per square, y up."""
-    W, H = board.width, board.height
-    ax = fig.add_axes((lay.left / lay.width, 1 - (lay.top + H * lay.cell) / lay.height,
-                       W * lay.cell / lay.width, H * lay.cell / lay.height))
-    ax.set_xlim(0, W)
-    ax.set_ylim(0, H)
+    """Axes over the board's pixels, y up: one data unit per square (on the
+    triangle grid: per half side, a row sqrt(3) high)."""
+    board_w, board_h = _extent(board, lay.cell)
+    ax = fig.add_axes((lay.left / lay.width, 1 - (lay.top + board_h) / lay.height,
+                       board_w / lay.width, board_h / lay.height))
+    if board.grid == TRIANGLE:
+        ax.set_xlim(0, board.width + 1)
+        ax.set_ylim(0, board.height * _ROW)
+    else:
+        ax.set_xlim(0, board.width)
+        ax.set_ylim(0, board.height)
     ax.set_axis_off()
     return ax
 
 
 def _centre(board: Board, sq: int) -> tuple[float, float]:
-    """Data coordinates of the centre of square ``sq``."""
+    """Data coordinates of the centre of square ``sq`` (of a triangle's centroid)."""
     r, c = divmod(sq, board.width)
+    if board.grid == TRIANGLE:
+        return c + 1, (board.height - r - (2 / 3 if board.points_up(sq) else 1 / 3)) * _ROW
     return c + 0.5, board.height - r - 0.5
+
+
+def _mark_px(board: Board, lay: Layout) -> float:
+    """The size marks and numbers scale with: a square's side, a triangle's
+    inscribed circle (side / sqrt(3))."""
+    return 2 * lay.cell / _ROW if board.grid == TRIANGLE else lay.cell
 
 
 def _owners(scene: _Scene) -> tuple[dict[int, int], dict[int, object]]:
@@ -316,10 +368,15 @@ def _marks(ax, b: Board, squares: Iterable[int], **style) -> None:
 
 def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int], paints: tuple[Paint, ...]) -> None:
     """A disc in its colour on each free start square; a square shared by
-    colours gets nested discs."""
-    cell_pt = lay.cell * PT
+    colours gets nested discs (on the triangle grid one neutral disc)."""
+    cell_pt = _mark_px(b, lay) * PT
+    shared_starts: set[int] = set()
+    if b.grid == TRIANGLE:
+        shared_starts = {sq for sq in set().union(*b.starts) if sum(sq in s for s in b.starts) > 1}
+        _marks(ax, b, sorted(shared_starts - owner.keys()), marker="o", markersize=cell_pt * 0.55,
+               markerfacecolor=SHARED_START_HEX, markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * PT)
     for c in range(NUM_COLORS):
-        free = [sq for sq in b.starts[c] if sq not in owner]
+        free = [sq for sq in b.starts[c] if sq not in owner and sq not in shared_starts]
         for k in range(c + 1):
             shared = [sq for sq in free if sum(sq in b.starts[o] for o in range(c)) == k]
             _marks(ax, b, shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=paints[c].fill,
@@ -329,7 +386,7 @@ def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int], paints: 
 def _draw_stars_and_xs(ax, scene: _Scene, lay: Layout, owner: dict[int, int]) -> None:
     """Star squares (dark star, white once covered) and the x of squares
     that must stay empty."""
-    b, cell_pt = scene.board, lay.cell * PT
+    b, cell_pt = scene.board, _mark_px(scene.board, lay) * PT
     for covered in (False, True):
         stars = [sq for sq in scene.stars if (sq in owner) == covered]
         _marks(ax, b, stars, marker="*", markersize=cell_pt * 0.7, markerfacecolor="white" if covered else "#222222",
@@ -341,7 +398,7 @@ def _draw_stars_and_xs(ax, scene: _Scene, lay: Layout, owner: dict[int, int]) ->
 def _draw_numbers(ax, scene: _Scene, lay: Layout) -> set[int]:
     """Each placed piece's move number on its square nearest its centre
     (the last move's in a white disc). Returns the squares used."""
-    b, cell_pt = scene.board, lay.cell * PT
+    b, cell_pt = scene.board, _mark_px(scene.board, lay) * PT
     numbered: set[int] = set()
     for c, sqs, n in scene.pieces:
         if n is None:
@@ -361,7 +418,7 @@ def _draw_numbers(ax, scene: _Scene, lay: Layout) -> set[int]:
 def _draw_last_move(ax, scene: _Scene, lay: Layout, numbered: set[int]) -> None:
     """A black dot on each square of the last move that carries no number."""
     _marks(ax, scene.board, [sq for sq in scene.last if sq not in numbered], marker="o",
-           markersize=lay.cell * PT * 0.3, markerfacecolor="black", markeredgecolor="white",
+           markersize=_mark_px(scene.board, lay) * PT * 0.3, markerfacecolor="black", markeredgecolor="white",
            markeredgewidth=max(0.6, lay.cell / 40) * PT)
 
 
@@ -380,6 +437,117 @@ def _draw_coordinates(ax, b: Board, lay: Layout) -> None:
                     color="#333333", clip_on=False)
 
 
+# -- the triangle grid: the same steps drawn as triangles ---------------------------
+
+def _triangle_points(b: Board, sq: int) -> tuple[tuple[float, float], ...]:
+    """Data coordinates of a triangle's corners: the two ends of its
+    horizontal side, then its apex."""
+    r, c = divmod(sq, b.width)
+    top, bottom = (b.height - r) * _ROW, (b.height - r - 1) * _ROW
+    if b.points_up(sq):
+        return (c, bottom), (c + 2, bottom), (c + 1, top)
+    return (c, top), (c + 2, top), (c + 1, bottom)
+
+
+def _triangle_sides(b: Board, sq: int):
+    """The three sides of a triangle: (the board cell across it, or None
+    when the outside is, the side's two ends)."""
+    r, c = divmod(sq, b.width)
+    left, right, apex = _triangle_points(b, sq)
+
+    def across(row: int, col: int) -> int | None:
+        n = row * b.width + col
+        return n if b.on_board(row, col) and n not in b.outside else None
+
+    return ((across(r, c - 1), left, apex), (across(r, c + 1), right, apex),
+            (across(r + (1 if b.points_up(sq) else -1), c), left, right))
+
+
+def _triangle_boundary(b: Board, region: dict[int, object], thick) -> list:
+    """Sides between board cells a, z (or a and the outside, z = None) for
+    which ``thick(region.get(a), region.get(z))``, each side once."""
+    segs = []
+    for sq in range(b.size):
+        if sq in b.outside:
+            continue
+        for n, p, q in _triangle_sides(b, sq):
+            if (n is None or n > sq) and thick(region.get(sq), None if n is None else region.get(n)):
+                segs.append((p, q))
+    return segs
+
+
+def _draw_triangles(ax, b: Board, lay: Layout, fills: dict[int, str]) -> None:
+    """Every cell of the board as a triangle (colour, empty or blocked) with
+    a thin grid line; cells outside the board are left out."""
+    from matplotlib.collections import PolyCollection
+
+    cells = [sq for sq in range(b.size) if sq not in b.outside]
+    faces = [BLOCKED_HEX if sq in b.blocked else fills.get(sq, EMPTY_HEX) for sq in cells]
+    ax.add_collection(PolyCollection([_triangle_points(b, sq) for sq in cells], facecolors=faces,
+                                     edgecolors=GRID_HEX, linewidths=max(0.5, lay.cell / 20) * PT))
+
+
+def _draw_triangle_highlight(ax, b: Board, lay: Layout, paint: Paint, sqs: tuple[int, ...]) -> None:
+    """A suggested placement on triangles, drawn as on squares."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Polygon
+
+    for sq in sqs:
+        ax.add_patch(Polygon(_triangle_points(b, sq), closed=True, facecolor=paint.fill, alpha=0.45,
+                             edgecolor=paint.dark, hatch="///", linewidth=0))
+    segs = _triangle_boundary(b, {sq: 1 for sq in sqs}, lambda a, z: (a is None) != (z is None))
+    ax.add_collection(LineCollection(segs, colors=paint.dark, linewidths=max(1.5, lay.cell / 5) * PT,
+                                     capstyle="round"))
+
+
+def _draw_triangle_outlines(ax, b: Board, lay: Layout, region: dict[int, object]) -> None:
+    """A thick dark line around every piece, and around the board's shape
+    (round caps: the sides meet at 60 degrees)."""
+    from matplotlib.collections import LineCollection
+
+    def piece_edge(a, z) -> bool:
+        return a != z and (isinstance(a, int) or isinstance(z, int))
+
+    board = {sq: 1 for sq in range(b.size) if sq not in b.outside}
+    segs = _triangle_boundary(b, region, piece_edge) + _triangle_boundary(b, board, lambda a, z: z is None)
+    ax.add_collection(LineCollection(segs, colors=OUTLINE_HEX, linewidths=max(1.5, lay.cell / 4.5) * PT,
+                                     capstyle="round", clip_on=False))
+
+
+def _draw_triangle_coordinates(ax, b: Board, lay: Layout) -> None:
+    """Column letters in straight lines above and below the board (a column
+    is a vertical strip of triangles), each row's number just outside its
+    first and last cell."""
+    W, H = b.width, b.height
+    font = min(0.6 * lay.cell, 0.55 * lay.label) * PT
+    gap_x = (lay.label / 2) / lay.cell
+    gap_y = (lay.label / 2) / (_extent(b, lay.cell)[1] / (H * _ROW))
+    style = dict(ha="center", va="center", fontsize=font, color="#333333", clip_on=False)
+    for col in range(W):
+        if any(r * W + col not in b.outside for r in range(H)):
+            for y in (-gap_y, H * _ROW + gap_y):
+                ax.text(col + 1, y, column_name(col), **style)
+    for row in range(H):
+        cols = [c for c in range(W) if row * W + c not in b.outside]
+        if cols:
+            for x in (cols[0] - gap_x, cols[-1] + 2 + gap_x):
+                ax.text(x, (H - row - 0.5) * _ROW, str(H - row), **style)
+
+
+class _GridSteps(NamedTuple):
+    """The drawing steps that differ between the grids."""
+
+    cells: object
+    highlight: object
+    outlines: object
+    coordinates: object
+
+
+_SQUARE_STEPS = _GridSteps(_draw_squares, _draw_highlight, _draw_outlines, _draw_coordinates)
+_TRIANGLE_STEPS = _GridSteps(_draw_triangles, _draw_triangle_highlight, _draw_triangle_outlines,
+                             _draw_triangle_coordinates)
+
+
 def _draw_title(fig, title: str, lay: Layout, size_px: int) -> None:
     """The title, bold, centred in the title band."""
     if title:
@@ -393,7 +561,7 @@ def _draw_legend(fig, scene: _Scene, lay: Layout, size_px: int) -> None:
     from matplotlib.patches import Rectangle
 
     s = lay.width
-    band_top = lay.top + scene.board.height * lay.cell + lay.label
+    band_top = lay.top + _extent(scene.board, lay.cell)[1] + lay.label
     line_h = lay.legend / 2
     legend_font = 0.024 * size_px * PT
     if scene.legend:
