@@ -217,15 +217,14 @@ def _add_start_squares(m: PuzzleModel) -> None:
 
 def _add_edge_exclusion(m: PuzzleModel, covering: Covering) -> None:
     """Same-colour edge exclusion, one at-most-one per pair of edge-adjacent
-    squares: of the placements covering one square but not the other, at
-    most one (a set-up square counts as covered)."""
+    cells (the board's geometry says which: squares or triangles): of the
+    placements covering one cell but not the other, at most one (a set-up
+    cell counts as covered)."""
     puzzle, model, t, b = m.puzzle, m.model, m.puzzle.table, m.puzzle.board
     setup_sq = puzzle.masks.setup
     for c in puzzle.colors:
         for s in squares_of(m.region.get(c, 0)):
-            for n in (s + 1, s + b.width):
-                if n >= b.size or (n == s + 1 and s % b.width == b.width - 1):
-                    continue
+            for n in squares_of(b.edge_neighbours(1 << s) >> (s + 1) << (s + 1)):  # each pair once
                 if not (c, n) in covering and not setup_sq[c] >> n & 1:
                     continue
                 bit_n, bit_s = 1 << n, 1 << s
