@@ -8,9 +8,12 @@ Each round checks that both kernels searched the same number of nodes and
 found the same solutions. Then it measures the start-up cost: import, set-up
 and the first ``run`` in a fresh process, with numba's cache cold (a new
 NUMBA_CACHE_DIR: compilation) and warm (the same directory again: cache load).
+All times are CPU times of the process, which a busy machine disturbs less
+than wall-clock times (it still does: look at the spread of the rounds).
 
     python benchmarks/fillkernel_layout.py                 # HEAD against the working tree
-    python benchmarks/fillkernel_layout.py --old HEAD~3 --rounds 5 --scale 0.5
+    python benchmarks/fillkernel_layout.py --old 54a54ad --rounds 9 --scale 0.5 --startup 3
+    python benchmarks/fillkernel_layout.py --old-file /tmp/kernel.py --only "count (touch)" --startup 0
 """
 
 from __future__ import annotations
@@ -56,10 +59,12 @@ def load_old(rev: str, where: Path, path: str | None = None) -> str:
 
 def puzzles() -> list[tuple[str, Puzzle, int, int]]:
     """(label, puzzle, node budget per run, runs per round): the 8x10
-    tetromino count with its rules and two variants, and two smaller
-    complete searches (three colours of tetrominoes on 6x10, impossible by a
-    parity argument the search does not know)."""
+    tetromino count and the same under the game rule (node budgets), the
+    distinct-shapes variant (complete: 46k nodes) and three colours of
+    tetrominoes on 6x10 (complete searches, impossible by a parity argument
+    the search does not know)."""
     tetro = load_puzzle(ROOT / "puzzles" / "tetromino-8x10.toml").with_goal("count")
+    distinct = load_puzzle(ROOT / "puzzles" / "tetromino-8x10-distinct.toml")
     three = {c: tetro.pieces[0] for c in range(3)}
 
     def six_by_ten(width: int, height: int, connect: str, same_shape: str) -> Puzzle:
@@ -68,7 +73,7 @@ def puzzles() -> list[tuple[str, Puzzle, int, int]]:
 
     return [
         ("tetromino-8x10 count (touch)", tetro, 2_000_000, 1),
-        ("tetromino-8x10-distinct (all)", load_puzzle(ROOT / "puzzles" / "tetromino-8x10-distinct.toml"), 1 << 40, 10),
+        ("tetromino-8x10-distinct (all)", distinct, 1 << 40, 10),
         ("tetromino-8x10, connect game", replace(tetro, connect="game"), 1_000_000, 1),
         ("10x6, 3 colours, free, same-shape edge (all)", six_by_ten(10, 6, "free", "edge"), 1 << 40, 1),
         ("6x10, 3 colours, touch (all)", six_by_ten(6, 10, "touch", "none"), 1 << 40, 10),
@@ -109,7 +114,8 @@ def side_by_side(old, new, rounds: int, scale: float, only: str | None = None) -
                 got[tag] = timed(module, puzzle, budget, runs)
             (so, no, co, lo), (sn, nn, cn, ln) = got["old"], got["new"]
             if (no, co, lo) != (nn, cn, ln):
-                raise SystemExit(f"{label}: the kernels differ: old {no} nodes {co} solutions, new {nn} nodes {cn}")
+                raise SystemExit(f"{label}: the kernels differ: old {no} nodes {co} solutions, "
+                                 f"new {nn} nodes {cn}")
             rates["old"].append(no / so)
             rates["new"].append(nn / sn)
             ratios.append(so / sn)
@@ -123,16 +129,16 @@ def side_by_side(old, new, rounds: int, scale: float, only: str | None = None) -
 
 CHILD = """
 import sys, time
-t0 = time.perf_counter()
+t0 = time.process_time()
 sys.path[:0] = {paths!r}
 import importlib
 from solver.puzzle_file import load_puzzle
 m = importlib.import_module({module!r})
-t1 = time.perf_counter()
+t1 = time.process_time()
 k = m.FillKernel(load_puzzle({puzzle!r}))
-t2 = time.perf_counter()
+t2 = time.process_time()
 k.run(1)
-t3 = time.perf_counter()
+t3 = time.process_time()
 print(t1 - t0, t2 - t1, t3 - t2)
 """
 
@@ -142,7 +148,8 @@ def startup(old_name: str, old_dir: Path, repeats: int) -> None:
     puzzle = str(ROOT / "puzzles" / "tetromino-8x10.toml")
     figures: dict[tuple[str, str], list[list[float]]] = {}
     for r in range(repeats):
-        for tag, module in ([("old", old_name), ("new", NEW)] if r % 2 == 0 else [("new", NEW), ("old", old_name)]):
+        pair = [("old", old_name), ("new", NEW)]
+        for tag, module in pair if r % 2 == 0 else pair[::-1]:
             with tempfile.TemporaryDirectory() as cache:
                 env = dict(os.environ, NUMBA_CACHE_DIR=cache)
                 code = CHILD.format(paths=[str(old_dir), str(ROOT)], module=module, puzzle=puzzle)
@@ -150,11 +157,12 @@ def startup(old_name: str, old_dir: Path, repeats: int) -> None:
                     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                          capture_output=True, text=True).stdout
                     figures.setdefault((tag, state), []).append([float(x) for x in out.split()])
-    print(f"\nstart-up in a fresh process (median of {repeats}): import / set-up / first run(1), seconds")
+    print(f"\nstart-up in a fresh process (median of {repeats}): import / set-up / first run(1), CPU seconds")
     for state in ("cold", "warm"):
         for tag in ("old", "new"):
             med = [statistics.median(col) for col in zip(*figures[(tag, state)])]
-            print(f"  {state} cache, {tag}: {med[0]:.2f} / {med[1]:.3f} / {med[2]:.2f}   total {sum(med):.2f}")
+            print(f"  {state} cache, {tag}: {med[0]:.2f} / {med[1]:.3f} / {med[2]:.2f}"
+                  f"   total {sum(med):.2f}")
 
 
 def main() -> None:
@@ -164,7 +172,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0, help="scale the node budgets")
     ap.add_argument("--only", help="time only the puzzles whose label contains this")
-    ap.add_argument("--startup", type=int, default=2, help="fresh processes per kernel and cache state (0: skip)")
+    ap.add_argument("--startup", type=int, default=2,
+                    help="fresh processes per kernel and cache state (0: skip)")
     args = ap.parse_args()
     where = Path(tempfile.gettempdir()) / "fillkernel_layout"
     where.mkdir(exist_ok=True)
@@ -172,7 +181,8 @@ def main() -> None:
     sys.path.insert(0, str(where))
     old = importlib.import_module(old_name)
     new = importlib.import_module(NEW)
-    print(f"old: {args.old_file or args.old + ':' + KERNEL}   new: the working tree   ({args.rounds} rounds, alternating)\n")
+    print(f"old: {args.old_file or args.old + ':' + KERNEL}   new: the working tree"
+          f"   ({args.rounds} rounds, alternating)\n")
     side_by_side(old, new, args.rounds, args.scale, args.only)
     if args.startup:
         startup(old_name, where, args.startup)

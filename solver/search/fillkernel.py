@@ -37,12 +37,18 @@ level), :class:`Stack` (the explicit DFS stack: one row per level) and
 :class:`Progress` (counters and the solution buffer, shared with Python).
 The stack lives in numpy arrays, so :meth:`FillKernel.run` can stop after a
 node budget and resume.
+
+Code layout: ``_kernel`` loops over two steps. It evaluates the node just
+made (``_survives``: the pruning tests, filling in the node's stack row;
+``_leaf_ok`` at a full board; ``_branch``: the branching square and its
+options), then takes the next move (``_take_option``) or backtracks
+(``_undo_shape``). The per-node helpers are inlined (``inline="always"``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -69,11 +75,15 @@ U64 = np.uint64(64)
 # FillKernel that calls them. With counting on, each array passed to a
 # helper costs two atomic operations per call unless numba can prove them
 # redundant, which it cannot across branches; a named tuple passes all of
-# its arrays, and the grouped kernel ran 17x slower.
+# its arrays, and the grouped kernel ran some 15x slower with counting on.
 _JIT = dict(cache=True, _nrt=False)
 
 # status codes of _kernel
 BUDGET, DONE, BUFFER_FULL, STOPPED = 0, 1, 2, 3
+# what evaluating a node gives (in _kernel)
+PRUNED, DEAD_END, SOLUTION, BRANCHED = 0, 1, 2, 3
+NO_LIMIT = 1 << 40  # an option count never reached
+NO_SQUARE = 1 << 20  # the lowest empty square of a full board
 
 # Progress.counters: what the kernel and the caller read and write between
 # calls (a named tuple's scalar fields are read-only, so these live in one
@@ -267,6 +277,7 @@ def _regions_ok(e0, e1, s0, s1, smallest, g, board):
     return True
 
 
+# -- rule checks: a placement fits, a colour's pieces connect, a full board ------
 @njit(**_JIT)
 def _fits(pl, r, st, leftc, f0, f1, shapes):
     """Placement r is valid for a colour with pieces ``leftc`` and forbidden
@@ -406,347 +417,406 @@ def _leaf_ok(lv, rules, board, colours, st, slots):
     return True
 
 
+# -- one node: the move, the pruning tests, the branching -------------------------
+@njit(inline="always", **_JIT)
+def _pop_lowest(q0, q1):
+    """The lowest square of a non-empty set and the set without it."""
+    if q0:
+        return _ctz(q0), q0 & (q0 - ONE), q1
+    return 64 + _ctz(q1), q0, q1 & (q1 - ONE)
+
+
+@njit(inline="always", **_JIT)
+def _with_bit(b0, b1, j):
+    """The set (b0, b1) with bit j added."""
+    if j < 64:
+        return b0 | (ONE << np.uint64(j)), b1
+    return b0, b1 | (ONE << np.uint64(j - 64))
+
+
+@njit(inline="always", **_JIT)
+def _without_bit(b0, b1, j):
+    """The set (b0, b1) without bit j."""
+    if j < 64:
+        return b0 & ~(ONE << np.uint64(j)), b1
+    return b0, b1 & ~(ONE << np.uint64(j - 64))
+
+
+@njit(inline="always", **_JIT)
+def _take_option(L, pl, rules, slots, st):
+    """Take level L's next option (c, p) and return it: colour c's
+    placement p goes into slot n_setup + L, the same-shape rule closes its
+    surroundings to its piece (the old value saved in shape_saved[L]), and
+    it is lonely at level L + 1 until it proves otherwise. The rest of row
+    L + 1 is filled in only once the lonely pieces survive the move."""
+    i = st.next_opt[L]
+    c = st.opt_colour[L, i]
+    p = st.opt_placement[L, i]
+    st.next_opt[L] = i + 1
+    pb = pl.piece[p]
+    st.shape_saved[L, 0] = st.shape_block[pb, 0]
+    st.shape_saved[L, 1] = st.shape_block[pb, 1]
+    st.shape_block[pb, 0] |= pl.near[p, 0]
+    st.shape_block[pb, 1] |= pl.near[p, 1]
+    j = rules.n_setup + L
+    slots.colour[j] = c
+    slots.mask[j, 0] = pl.mask[p, 0]
+    slots.mask[j, 1] = pl.mask[p, 1]
+    slots.corner[j, 0] = pl.corner[p, 0]
+    slots.corner[j, 1] = pl.corner[p, 1]
+    slots.piece[j] = pb
+    slots.witness[j] = -1
+    l0 = st.lonely[L, 0]
+    l1 = st.lonely[L, 1]
+    if rules.lonely:
+        l0, l1 = _with_bit(l0, l1, j)
+    st.lonely[L + 1, 0] = l0
+    st.lonely[L + 1, 1] = l1
+    return c, p
+
+
+@njit(inline="always", **_JIT)
+def _undo_shape(L, p, pl, st):
+    """Reopen what _take_option closed to placement p's piece at level L."""
+    pb = pl.piece[p]
+    st.shape_block[pb, 0] = st.shape_saved[L, 0]
+    st.shape_block[pb, 1] = st.shape_saved[L, 1]
+
+
+@njit(inline="always", **_JIT)
+def _colour_after(src, col, c, p, pl, st):
+    """Colour col's squares, pieces left and forbidden squares after colour
+    c's placement p on row src (p = -1: none)."""
+    o0 = st.own[src, col, 0]
+    o1 = st.own[src, col, 1]
+    left = st.left[src, col]
+    f0 = st.forbidden[src, col, 0]
+    f1 = st.forbidden[src, col, 1]
+    if p >= 0:
+        f0 |= pl.mask[p, 0]
+        f1 |= pl.mask[p, 1]
+        if col == c:
+            o0 |= pl.mask[p, 0]
+            o1 |= pl.mask[p, 1]
+            f0 |= pl.edge[p, 0]
+            f1 |= pl.edge[p, 1]
+            left &= ~(1 << pl.piece[p])
+    return o0, o1, left, f0, f1
+
+
+@njit(inline="always", **_JIT)
+def _corner_placement(j, left, f0, f1, s_low, pl, cover, board, rules, slots, st):
+    """The piece in slot j can still get company: a placement of its colour
+    (pieces ``left``, forbidden squares f0/f1) fits on one of its free
+    corner squares. Tries the cached witness first, else scans the corner
+    squares (placements reaching below s_low, the lowest empty square,
+    cannot fit) and caches what it finds."""
+    r = slots.witness[j]
+    if r >= 0 and _fits(pl, r, st, left, f0, f1, rules.shapes):
+        return True
+    q0 = slots.corner[j, 0] & ~f0 & board.open[0]
+    q1 = slots.corner[j, 1] & ~f1 & board.open[1]
+    while q0 | q1:
+        s, q0, q1 = _pop_lowest(q0, q1)
+        for k in range(cover.offset[s], cover.offset[s + 1]):
+            r = cover.placement[k]
+            if pl.low[r] < s_low:
+                break
+            if _fits(pl, r, st, left, f0, f1, rules.shapes):
+                slots.witness[j] = r
+                return True
+    return False
+
+
+@njit(inline="always", **_JIT)
+def _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
+    """After colour c's placement p (p = -1: the root), every lonely piece
+    (touching no piece of its colour at a corner) can still get company.
+    Writes the pieces still lonely to st.lonely[lv] when all can."""
+    src = lv - 1 if lv > 0 else 0
+    l0 = st.lonely[lv, 0]
+    l1 = st.lonely[lv, 1]
+    b0 = l0
+    b1 = l1
+    while b0 | b1:
+        j, b0, b1 = _pop_lowest(b0, b1)
+        col = slots.colour[j]
+        o0, o1, left, f0, f1 = _colour_after(src, col, c, p, pl, st)
+        if (slots.corner[j, 0] & o0) | (slots.corner[j, 1] & o1) or (rules.game and colours.small[col]):
+            l0, l1 = _without_bit(l0, l1, j)
+        elif not _corner_placement(j, left, f0, f1, s_low, pl, cover, board, rules, slots, st):
+            return False
+    st.lonely[lv, 0] = l0
+    st.lonely[lv, 1] = l1
+    return True
+
+
+@njit(inline="always", **_JIT)
+def _fill_row(lv, c, p, pl, rules, colours, st):
+    """Row lv of the stack := row lv - 1 plus colour c's placement p."""
+    po = lv - 1
+    m0 = pl.mask[p, 0]
+    m1 = pl.mask[p, 1]
+    st.occupied[lv, 0] = st.occupied[po, 0] | m0
+    st.occupied[lv, 1] = st.occupied[po, 1] | m1
+    for o in range(4):
+        st.forbidden[lv, o, 0] = st.forbidden[po, o, 0] | m0
+        st.forbidden[lv, o, 1] = st.forbidden[po, o, 1] | m1
+        st.own[lv, o, 0] = st.own[po, o, 0]
+        st.own[lv, o, 1] = st.own[po, o, 1]
+        st.left[lv, o] = st.left[po, o]
+    st.forbidden[lv, c, 0] |= pl.edge[p, 0]
+    st.forbidden[lv, c, 1] |= pl.edge[p, 1]
+    st.own[lv, c, 0] |= m0
+    st.own[lv, c, 1] |= m1
+    st.left[lv, c] &= ~(1 << pl.piece[p])
+    for z in range(6):
+        st.sizes[lv, z] = st.sizes[po, z]
+    st.sizes[lv, pl.size[p]] -= 1
+    st.used[lv] = st.used[po]
+    if rules.canonical and colours.rank[c] == st.used[po]:
+        st.used[lv] = st.used[po] + 1
+
+
+@njit(inline="always", **_JIT)
+def _uncoverable(lv, e0, e1, board, colours, st):
+    """An empty square every colour with pieces left is forbidden to cover."""
+    a0 = board.full[0]
+    a1 = board.full[1]
+    for a in range(len(colours.active)):
+        c = colours.active[a]
+        if st.left[lv, c]:
+            a0 &= st.forbidden[lv, c, 0]
+            a1 &= st.forbidden[lv, c, 1]
+    return bool((e0 & a0) | (e1 & a1))
+
+
+@njit(inline="always", **_JIT)
+def _starts_ok(lv, e0, e1, colours, st):
+    """Every colour with start squares covers one, or can still: one is
+    empty and open to it while it has pieces left."""
+    for c in range(4):
+        if not colours.has_start[c]:
+            continue
+        s0 = colours.start[c, 0]
+        s1 = colours.start[c, 1]
+        if (s0 & st.own[lv, c, 0]) | (s1 & st.own[lv, c, 1]):
+            continue
+        if st.left[lv, c] == 0:
+            if st.own[lv, c, 0] | st.own[lv, c, 1]:
+                return False
+        elif not ((s0 & e0 & ~st.forbidden[lv, c, 0]) | (s1 & e1 & ~st.forbidden[lv, c, 1])):
+            return False
+    return True
+
+
+@njit(inline="always", **_JIT)
+def _sizes_fit(lv, p, e0, e1, pl, board, st):
+    """Every edge-connected empty region can take pieces left: at least the
+    smallest size and a multiple of the gcd of the sizes. Only the regions
+    next to placement p are checked, unless the smallest size or the gcd
+    changed with it (or at the root, p = -1)."""
+    if not (e0 | e1):
+        return True
+    smallest, g = _size_stats(st.sizes, lv)
+    if smallest == 0:
+        return False
+    if smallest == 1 and g == 1:
+        return True
+    whole = p < 0
+    if not whole:
+        smallest_before, g_before = _size_stats(st.sizes, lv - 1)
+        whole = smallest_before != smallest or g_before != g
+    if whole:
+        return _regions_ok(e0, e1, e0, e1, smallest, g, board)
+    return _regions_ok(e0, e1, pl.edge[p, 0], pl.edge[p, 1], smallest, g, board)
+
+
+@njit(inline="always", **_JIT)
+def _options_at(s, lv, s_low, limit, store, pl, cover, rules, colours, st):
+    """The options (colour, placement) covering square s at level lv: the
+    placements clear of covered squares (and of the same-shape rule) that
+    reach no lower than s_low, each for the colours allowed to place it
+    (under canonical labelling, the colours used so far and the next one).
+    Counts them, stopping once the count reaches ``limit``; with ``store``
+    they become row lv's options."""
+    nallow = len(colours.active)
+    if rules.canonical:
+        nallow = min(st.used[lv] + 1, nallow)
+    o0 = st.occupied[lv, 0]
+    o1 = st.occupied[lv, 1]
+    n = 0
+    for k in range(cover.offset[s], cover.offset[s + 1]):
+        r = cover.placement[k]
+        if pl.low[r] < s_low:
+            break
+        x0 = pl.mask[r, 0]
+        x1 = pl.mask[r, 1]
+        if (x0 & o0) | (x1 & o1):
+            continue
+        pb = pl.piece[r]
+        if rules.shapes and (x0 & st.shape_block[pb, 0]) | (x1 & st.shape_block[pb, 1]):
+            continue
+        for a in range(nallow):
+            c = colours.active[a]
+            if (st.left[lv, c] >> pb) & 1 and not (
+                    (x0 & st.forbidden[lv, c, 0]) | (x1 & st.forbidden[lv, c, 1])):
+                if store:
+                    st.opt_colour[lv, n] = c
+                    st.opt_placement[lv, n] = r
+                n += 1
+        if n >= limit:
+            break
+    return n
+
+
+@njit(inline="always", **_JIT)
+def _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st):
+    """List row lv's options: those of the square with the fewest among the
+    first K empty squares (a square with at most one wins at once).
+    Returns their number (0: a square nothing can cover)."""
+    best = -1
+    best_n = NO_LIMIT
+    seen = 0
+    q0 = e0
+    q1 = e1
+    while (q0 | q1) and seen < rules.K:
+        s, q0, q1 = _pop_lowest(q0, q1)
+        seen += 1
+        n = _options_at(s, lv, s_low, best_n, False, pl, cover, rules, colours, st)
+        if n < best_n:
+            best_n = n
+            best = s
+            if n <= 1:
+                break
+    if best_n == 0:
+        return 0
+    st.n_opts[lv] = _options_at(best, lv, s_low, NO_LIMIT, True, pl, cover, rules, colours, st)
+    st.next_opt[lv] = 0
+    return st.n_opts[lv]
+
+
+@njit(inline="always", **_JIT)
+def _empty_after(lv, p, pl, board, st):
+    """The empty squares after placement p at level lv (the root: p = -1)
+    and the lowest of them (NO_SQUARE: none). Row lv is not filled in yet."""
+    src = lv - 1 if lv > 0 else 0
+    e0 = board.open[0] & ~st.occupied[src, 0]
+    e1 = board.open[1] & ~st.occupied[src, 1]
+    if p >= 0:
+        e0 &= ~pl.mask[p, 0]
+        e1 &= ~pl.mask[p, 1]
+    s_low = _pop_lowest(e0, e1)[0] if e0 | e1 else NO_SQUARE
+    return e0, e1, s_low
+
+
+@njit(inline="always", **_JIT)
+def _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colours, slots, st):
+    """The node that colour c's placement p made at level lv passes the
+    pruning tests; fills in its row of the stack once its lonely pieces
+    survive (the root: lv = 0, p = -1)."""
+    if rules.lonely and not _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
+        return False
+    if lv > 0:
+        _fill_row(lv, c, p, pl, rules, colours, st)
+    if _uncoverable(lv, e0, e1, board, colours, st) or not _starts_ok(lv, e0, e1, colours, st):
+        return False
+    return _sizes_fit(lv, p, e0, e1, pl, board, st)
+
+
+@njit(inline="always", **_JIT)
+def _store_solution(lv, row, pl, st, out):
+    """Write the moves of levels 0..lv-1 (the options taken) to solution row ``row``."""
+    for d in range(lv):
+        i = st.next_opt[d] - 1
+        out.solutions[row, d, 0] = st.opt_colour[d, i]
+        out.solutions[row, d, 1] = pl.table_index[st.opt_placement[d, i]]
+
+
+# -- the search loop --------------------------------------------------------------
 @njit(**_JIT)
 def _kernel(pl, cover, board, rules, colours, slots, st, out, max_nodes):
-    """The search loop: evaluates the node just made (pruning, a solution
-    at a full board, else the options of its branching square) and takes
-    the next option or backtracks, until the tree is done, the node budget
-    is spent, the solution buffer is full or enough solutions were found.
-    Returns the status code."""
+    """The depth-first search: evaluate the node just made, then take the
+    next option of the deepest level with options left (backtracking over
+    exhausted levels), until the tree is done, ``max_nodes`` more nodes
+    are searched, the solution buffer is full (that node is undone, to be
+    redone once the caller grew the buffer) or enough solutions are found.
+    Returns the status code; the counters carry the state to the next call."""
     ctl = out.counters
     if ctl[C_DONE]:
         return DONE
-    keep = ctl[C_KEEP]
-    stop = ctl[C_STOP]
-    K = rules.K
-    shapes = rules.shapes
-    game = rules.game
-    lonely_rule = rules.lonely
-    canon = rules.canonical
-    act = colours.active
-    nact = len(act)
-    S = rules.n_setup
-    full0 = board.full[0]
-    full1 = board.full[1]
-    open0 = board.open[0]
-    open1 = board.open[1]
-    occ = st.occupied
-    forb = st.forbidden
-    occc = st.own
-    left = st.left
-    lonely = st.lonely
-    cnt = st.sizes
-    sblock = st.shape_block
-    sbu = st.shape_saved
-    optc = st.opt_colour
-    optp = st.opt_placement
-    idx = st.next_opt
-    cov_off = cover.offset
-    cov = cover.placement
-    pm = pl.mask
-    ppiece = pl.piece
-    plow = pl.low
-    witness = slots.witness
-    BIG = 1 << 40
-    L = ctl[C_LEVEL]
+    L = ctl[C_LEVEL]  # the deepest level with options listed
     nodes = ctl[C_NODES]
     count = ctl[C_COUNT]
-    nsol = ctl[C_STORED]
-    pending = False
+    stored = ctl[C_STORED]
+    fresh = False  # a node made and not evaluated yet
     lv = 0
+    c = -1  # the move that made it: colour c's placement p at level lv (the root: -1)
     p = -1
-    cc = -1  # the colour and piece of the move being evaluated
-    cpb = 0
-    m0 = ZERO
-    m1 = ZERO
-    pe0 = ZERO
-    pe1 = ZERO
     if not ctl[C_STARTED]:
         ctl[C_STARTED] = 1
         nodes = 1
         L = 0
-        pending = True
+        fresh = True
     budget = nodes + max_nodes
     status = BUDGET
     while True:
-        if pending:
-            # -- a new node at level lv (p: the placement just made, -1 at the root)
-            pending = False
-            src = lv - 1 if lv > 0 else 0  # the level's arrays are not filled in yet
-            e0 = open0 & ~(occ[src, 0] | m0)
-            e1 = open1 & ~(occ[src, 1] | m1)
-            alive = True
-            s_low = (_ctz(e0) if e0 else 64 + _ctz(e1)) if (e0 | e1) else 1 << 20
-            # lonely pieces
-            if lonely_rule:
-                l0 = lonely[lv, 0]
-                l1 = lonely[lv, 1]
-                b0 = l0
-                b1 = l1
-                while alive and (b0 | b1):
-                    if b0:
-                        j = _ctz(b0)
-                        b0 &= b0 - ONE
-                    else:
-                        j = 64 + _ctz(b1)
-                        b1 &= b1 - ONE
-                    col = slots.colour[j]
-                    c0 = slots.corner[j, 0]
-                    c1 = slots.corner[j, 1]
-                    oc0 = occc[src, col, 0]
-                    oc1 = occc[src, col, 1]
-                    leftc = left[src, col]
-                    f0 = forb[src, col, 0] | m0
-                    f1 = forb[src, col, 1] | m1
-                    if col == cc:
-                        oc0 |= m0
-                        oc1 |= m1
-                        f0 |= pe0
-                        f1 |= pe1
-                        leftc &= ~(1 << cpb)
-                    if ((c0 & oc0) | (c1 & oc1)) or (game and colours.small[col]):
-                        if j < 64:
-                            l0 &= ~(ONE << np.uint64(j))
-                        else:
-                            l1 &= ~(ONE << np.uint64(j - 64))
-                        continue
-                    r = witness[j]
-                    if r >= 0 and _fits(pl, r, st, leftc, f0, f1, shapes):
-                        continue
-                    q0 = c0 & ~f0 & open0
-                    q1 = c1 & ~f1 & open1
-                    found = False
-                    while (q0 | q1) and not found:
-                        if q0:
-                            s = _ctz(q0)
-                            q0 &= q0 - ONE
-                        else:
-                            s = 64 + _ctz(q1)
-                            q1 &= q1 - ONE
-                        for k in range(cov_off[s], cov_off[s + 1]):
-                            r = cov[k]
-                            if plow[r] < s_low:
-                                break  # reaches below the lowest empty square
-                            if _fits(pl, r, st, leftc, f0, f1, shapes):
-                                witness[j] = r
-                                found = True
-                                break
-                    if not found:
-                        alive = False
-                if alive:
-                    lonely[lv, 0] = l0
-                    lonely[lv, 1] = l1
-            if alive and lv > 0:
-                po = lv - 1
-                occ[lv, 0] = occ[po, 0] | m0
-                occ[lv, 1] = occ[po, 1] | m1
-                for o in range(4):
-                    forb[lv, o, 0] = forb[po, o, 0] | m0
-                    forb[lv, o, 1] = forb[po, o, 1] | m1
-                    occc[lv, o, 0] = occc[po, o, 0]
-                    occc[lv, o, 1] = occc[po, o, 1]
-                    left[lv, o] = left[po, o]
-                forb[lv, cc, 0] |= pe0
-                forb[lv, cc, 1] |= pe1
-                occc[lv, cc, 0] |= m0
-                occc[lv, cc, 1] |= m1
-                left[lv, cc] &= ~(1 << cpb)
-                for z in range(6):
-                    cnt[lv, z] = cnt[po, z]
-                cnt[lv, pl.size[p]] -= 1
-                st.used[lv] = st.used[po]
-                if canon and colours.rank[cc] == st.used[po]:
-                    st.used[lv] = st.used[po] + 1
-            # squares nobody may cover
-            if alive:
-                a0 = full0
-                a1 = full1
-                for a in range(nact):
-                    c = act[a]
-                    if left[lv, c]:
-                        a0 &= forb[lv, c, 0]
-                        a1 &= forb[lv, c, 1]
-                if (e0 & a0) | (e1 & a1):
-                    alive = False
-            # start squares
-            if alive:
-                for c in range(4):
-                    if colours.has_start[c]:
-                        s0 = colours.start[c, 0]
-                        s1 = colours.start[c, 1]
-                        if (s0 & occc[lv, c, 0]) | (s1 & occc[lv, c, 1]):
-                            continue
-                        if left[lv, c] == 0:
-                            if occc[lv, c, 0] | occc[lv, c, 1]:
-                                alive = False
-                        elif not ((s0 & e0 & ~forb[lv, c, 0]) | (s1 & e1 & ~forb[lv, c, 1])):
-                            alive = False
-            # small or odd-sized regions
-            if alive and (e0 | e1):
-                smallest, g = _size_stats(cnt, lv)
-                if smallest == 0:
-                    alive = False
-                elif smallest > 1 or g > 1:
-                    glob = p < 0
-                    if not glob:
-                        sm0, g0 = _size_stats(cnt, lv - 1)
-                        glob = sm0 != smallest or g0 != g
-                    if glob:
-                        alive = _regions_ok(e0, e1, e0, e1, smallest, g, board)
-                    else:
-                        alive = _regions_ok(e0, e1, pl.edge[p, 0], pl.edge[p, 1], smallest, g, board)
-            descended = False
-            stopped = False
-            if alive:
-                if lv > 0:
-                    nodes += 1
-                if not (e0 | e1):
-                    if _leaf_ok(lv, rules, board, colours, st, slots):
-                        if nsol < keep:
-                            if nsol >= out.solutions.shape[0]:
-                                # no room: undo this node, the caller grows the buffer
-                                idx[L] -= 1
-                                nodes -= 1
-                                pb = ppiece[p]
-                                sblock[pb, 0] = sbu[L, 0]
-                                sblock[pb, 1] = sbu[L, 1]
-                                status = BUFFER_FULL
-                                break
-                            for d in range(lv):
-                                out.solutions[nsol, d, 0] = optc[d, idx[d] - 1]
-                                out.solutions[nsol, d, 1] = pl.table_index[optp[d, idx[d] - 1]]
-                            nsol += 1
-                        count += 1
-                        stopped = stop > 0 and count >= stop
-                else:
-                    # branching square: fewest options among the first K empty squares
-                    nallow = min(st.used[lv] + 1, nact) if canon else nact
-                    o0 = occ[lv, 0]
-                    o1 = occ[lv, 1]
-                    best = -1
-                    best_n = BIG
-                    seen = 0
-                    q0 = e0
-                    q1 = e1
-                    while (q0 | q1) and seen < K:
-                        if q0:
-                            s = _ctz(q0)
-                            q0 &= q0 - ONE
-                        else:
-                            s = 64 + _ctz(q1)
-                            q1 &= q1 - ONE
-                        seen += 1
-                        n = 0
-                        for k in range(cov_off[s], cov_off[s + 1]):
-                            r = cov[k]
-                            if plow[r] < s_low:
-                                break  # covers a square below the lowest empty one
-                            x0 = pm[r, 0]
-                            x1 = pm[r, 1]
-                            if (x0 & o0) | (x1 & o1):
-                                continue
-                            pb = ppiece[r]
-                            if shapes and (x0 & sblock[pb, 0]) | (x1 & sblock[pb, 1]):
-                                continue
-                            for a in range(nallow):
-                                c = act[a]
-                                if (left[lv, c] >> pb) & 1 and not ((x0 & forb[lv, c, 0]) | (x1 & forb[lv, c, 1])):
-                                    n += 1
-                            if n >= best_n:
-                                break
-                        if n < best_n:
-                            best_n = n
-                            best = s
-                            if n <= 1:
-                                break
-                    if best_n > 0:
-                        n = 0
-                        for k in range(cov_off[best], cov_off[best + 1]):
-                            r = cov[k]
-                            if plow[r] < s_low:
-                                break
-                            x0 = pm[r, 0]
-                            x1 = pm[r, 1]
-                            if (x0 & o0) | (x1 & o1):
-                                continue
-                            pb = ppiece[r]
-                            if shapes and (x0 & sblock[pb, 0]) | (x1 & sblock[pb, 1]):
-                                continue
-                            for a in range(nallow):
-                                c = act[a]
-                                if (left[lv, c] >> pb) & 1 and not ((x0 & forb[lv, c, 0]) | (x1 & forb[lv, c, 1])):
-                                    optc[lv, n] = c
-                                    optp[lv, n] = r
-                                    n += 1
-                        st.n_opts[lv] = n
-                        idx[lv] = 0
-                        L = lv
-                        descended = True
-            if not descended:
-                if lv == 0:
-                    ctl[C_DONE] = 1
-                    status = DONE
-                    break
-                pb = ppiece[p]
-                sblock[pb, 0] = sbu[L, 0]
-                sblock[pb, 1] = sbu[L, 1]
-            if stopped:
+        if fresh:
+            # -- evaluate the node colour c's placement p made at level lv
+            fresh = False
+            e0, e1, s_low = _empty_after(lv, p, pl, board, st)
+            if not _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colours, slots, st):
+                outcome = PRUNED
+            elif not (e0 | e1):
+                outcome = SOLUTION if _leaf_ok(lv, rules, board, colours, st, slots) else DEAD_END
+            elif _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st) == 0:
+                outcome = DEAD_END
+            else:
+                outcome = BRANCHED
+            # -- count it, store a solution, then descend or undo the move
+            if outcome != PRUNED and lv > 0:
+                nodes += 1
+            if outcome == SOLUTION:
+                if stored < ctl[C_KEEP]:
+                    if stored >= out.solutions.shape[0]:  # no room: undo the node, the caller grows the buffer
+                        st.next_opt[L] -= 1
+                        nodes -= 1
+                        _undo_shape(L, p, pl, st)
+                        status = BUFFER_FULL
+                        break
+                    _store_solution(lv, stored, pl, st, out)
+                    stored += 1
+                count += 1
+            if outcome == BRANCHED:
+                L = lv
+            elif lv == 0:
+                ctl[C_DONE] = 1
+                status = DONE
+                break
+            else:
+                _undo_shape(L, p, pl, st)
+            if outcome == SOLUTION and 0 < ctl[C_STOP] <= count:
                 status = STOPPED
                 break
             continue
-        # -- next option at level L
-        if idx[L] >= st.n_opts[L]:
+        # -- the next move: level L's next option, or back to level L - 1
+        if st.next_opt[L] >= st.n_opts[L]:
             if L == 0:
                 ctl[C_DONE] = 1
                 status = DONE
                 break
             L -= 1
-            pb = ppiece[optp[L, idx[L] - 1]]
-            sblock[pb, 0] = sbu[L, 0]
-            sblock[pb, 1] = sbu[L, 1]
+            _undo_shape(L, st.opt_placement[L, st.next_opt[L] - 1], pl, st)
             continue
         if nodes >= budget:
             break
-        i = idx[L]
-        c = optc[L, i]
-        p = optp[L, i]
-        idx[L] = i + 1
-        # level L+1 := level L plus colour c's placement p; the level's
-        # arrays are filled in only once the lonely pieces survive it
-        m0 = pm[p, 0]
-        m1 = pm[p, 1]
-        pe0 = pl.edge[p, 0]
-        pe1 = pl.edge[p, 1]
+        c, p = _take_option(L, pl, rules, slots, st)
         lv = L + 1
-        pb = ppiece[p]
-        cc = c
-        cpb = pb
-        sbu[L, 0] = sblock[pb, 0]
-        sbu[L, 1] = sblock[pb, 1]
-        sblock[pb, 0] |= pl.near[p, 0]
-        sblock[pb, 1] |= pl.near[p, 1]
-        j = S + L
-        slots.colour[j] = c
-        slots.mask[j, 0] = m0
-        slots.mask[j, 1] = m1
-        slots.corner[j, 0] = pl.corner[p, 0]
-        slots.corner[j, 1] = pl.corner[p, 1]
-        slots.piece[j] = pb
-        witness[j] = -1
-        l0 = lonely[L, 0]
-        l1 = lonely[L, 1]
-        if lonely_rule:
-            if j < 64:
-                l0 |= ONE << np.uint64(j)
-            else:
-                l1 |= ONE << np.uint64(j - 64)
-        lonely[lv, 0] = l0
-        lonely[lv, 1] = l1
-        pending = True
+        fresh = True
     ctl[C_LEVEL] = L
     ctl[C_NODES] = nodes
     ctl[C_COUNT] = count
-    ctl[C_STORED] = nsol
+    ctl[C_STORED] = stored
     return status
 
 
@@ -769,6 +839,7 @@ def supported(puzzle: Puzzle) -> str | None:
 
 
 def _words(mask: int) -> tuple[int, int]:
+    """A mask as its two 64-bit words (low, high)."""
     return mask & 0xFFFFFFFFFFFFFFFF, mask >> 64
 
 
@@ -882,6 +953,7 @@ def _placements(puzzle: Puzzle, act: list[int], base: int) -> tuple[Placements, 
 
 
 def _board_masks(puzzle: Puzzle) -> BoardMasks:
+    """The board rectangle's masks (the left and right columns: for shifts)."""
     b = puzzle.board
     W, full = b.width, b.full_mask
     col0 = sum(1 << (r * W) for r in range(b.height))
@@ -891,6 +963,7 @@ def _board_masks(puzzle: Puzzle) -> BoardMasks:
 
 
 def _colours(puzzle: Puzzle, act: list[int]) -> Colours:
+    """The per-colour constants; ``act``: the colours with pieces to place."""
     b = puzzle.board
     rank = np.full(4, -1, np.int64)
     for i, c in enumerate(act):
@@ -1004,10 +1077,12 @@ class FillKernel:
     # -- results -----------------------------------------------------------
     @property
     def nodes(self) -> int:
+        """Nodes searched so far (the root included)."""
         return int(self.ctl[C_NODES])
 
     @property
     def count(self) -> int:
+        """Solutions found so far (canonical ones only, when ``canonical``)."""
         return int(self.ctl[C_COUNT])
 
     @property
@@ -1017,10 +1092,12 @@ class FillKernel:
 
     @property
     def done(self) -> bool:
+        """The whole tree is searched."""
         return bool(self.ctl[C_DONE])
 
     @property
     def stored(self) -> int:
+        """Solutions stored (the first ``keep`` found)."""
         return int(self.ctl[C_STORED])
 
     @property
@@ -1030,6 +1107,7 @@ class FillKernel:
 
     @property
     def solutions(self) -> list[list[tuple[int, int]]]:
+        """The stored solutions as lists of (colour, placement index)."""
         n = self.stored
         if len(self._solutions) < n:
             arr = self.solbuf[len(self._solutions): n, : self.D]
@@ -1054,8 +1132,8 @@ class FillKernel:
                 self.ctl[C_STOP] = self.count + self._stop_step
             return status == DONE
 
-
-    def run_for(self, seconds: float | None = None, step: int = 2_000_000, progress=None) -> bool:
+    def run_for(self, seconds: float | None = None, step: int = 2_000_000,
+                progress: Callable[[FillKernel], None] | None = None) -> bool:
         """Run in slices of ``step`` nodes until done, ``stop_after`` or the
         time is up (True when the tree is done); ``progress(self)`` is called
         after each slice."""
