@@ -56,7 +56,7 @@ from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from ..geometry import mask_of
+from ..geometry import SQUARE, mask_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..puzzle import Puzzle
 from ..symmetry import interchangeable_colours
@@ -827,6 +827,8 @@ def supported(puzzle: Puzzle) -> str | None:
         return f"goal {puzzle.goal} (the kernel does place-all and count)"
     if puzzle.spare_squares != 0:
         return f"not a fill puzzle ({puzzle.spare_squares} spare squares)"
+    if puzzle.board.grid != SQUARE:
+        return f"a {puzzle.board.grid} grid (the kernel's region tests shift squares)"
     if puzzle.board.size > MAX_SQUARES:
         return f"board of {puzzle.board.size} squares (the kernel takes up to {MAX_SQUARES})"
     if puzzle.connect not in ("touch", "free", "game"):
