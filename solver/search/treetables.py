@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..geometry import Board, Mask
+from ..geometry import SQUARE, Board, Mask
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..placements import placement_table
 from ..position import Position
@@ -85,6 +85,8 @@ def _window(mask: Mask, n: int, what: str) -> tuple[int, list[int]]:
 
 def unsupported(board: Board) -> str | None:
     """Why the compiled engine cannot take this board, or None."""
+    if board.grid != SQUARE:
+        return f"a {board.grid} grid (the compiled engine grows regions by shifting squares)"
     if board.width > 31:
         return f"the board is {board.width} columns wide (the compiled engine takes up to 31)"
     return None
