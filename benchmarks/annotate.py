@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -82,14 +84,25 @@ def differences(a: dict, b: dict) -> list[str]:
     return out
 
 
-def run(games: Path, out: Path, options: AnnotateOptions, workers: int) -> tuple[float, dict[str, float]]:
-    start = time.perf_counter()
+CPU: dict[str, float] = {}  # CPU seconds of each run: this process and its finished child processes
+
+
+def _cpu() -> float:
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run(games: Path, out: Path, options: AnnotateOptions, workers: int) -> tuple[float, dict[str, float], int]:
+    """Annotate the folder; wall seconds, each game's own seconds, and the
+    positions searched in all."""
+    start, cpu = time.perf_counter(), _cpu()
     report = annotate_batch([str(games)], str(out), options, workers=workers)
     wall = time.perf_counter() - start
+    CPU[out.name] = _cpu() - cpu
     if report.failed:
         raise SystemExit(f"failed: {report.failed}")
-    seconds = {Path(p).stem: json.loads(p.read_text())["seconds"] for p in out.glob("*.json")}
-    return wall, seconds
+    objs = {Path(p).stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+    return wall, {k: o["seconds"] for k, o in objs.items()}, sum(o["nodes"] for o in objs.values())
 
 
 @contextlib.contextmanager
@@ -114,12 +127,13 @@ def without_reuse():
 
 def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
     """Serial seconds with and without reusing work between positions."""
-    with_reuse, _ = run(games, out / "reuse", options, 0)
+    with_reuse, _, nodes = run(games, out / "reuse", options, 0)
     with without_reuse():
-        without, _ = run(games, out / "fresh", options, 0)
+        without, _, fresh_nodes = run(games, out / "fresh", options, 0)
     differ = differences(results(out / "reuse"), results(out / "fresh"))
-    print(f"serial, work reused between positions: {with_reuse:7.1f} s")
-    print(f"serial, every position from scratch:   {without:7.1f} s  ({without / with_reuse:.2f}x)")
+    print(f"serial, work reused between positions: {with_reuse:7.1f} s  {nodes:>9,} positions")
+    print(f"serial, every position from scratch:   {without:7.1f} s  {fresh_nodes:>9,} positions "
+          f"({without / with_reuse:.2f}x the time)")
     print(f"differences: {'; '.join(differ) or 'none'}")
 
 
@@ -141,14 +155,18 @@ def main() -> None:
             (games / f"duo-{seed}.blksgf").write_text(endgame_record(seed, args.moves), encoding="utf-8")
         if args.reuse:
             return reuse_check(games, Path(tmp), options)
-        serial, per_game = run(games, Path(tmp) / "serial", options, 0)
-        parallel, _ = run(games, Path(tmp) / "dask", options, args.workers)
+        serial, per_game, serial_nodes = run(games, Path(tmp) / "serial", options, 0)
+        parallel, _, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
         differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))
     print(f"{len(seeds)} Duo games, last {args.moves} moves each, every value proven")
     print("serial seconds per game: " + "  ".join(f"{k.split('-')[1]}:{v:.1f}" for k, v in sorted(per_game.items())))
-    print(f"serial (this process):           {serial:7.1f} s")
-    print(f"Dask, {args.workers} worker processes:       {parallel:7.1f} s  (cluster start and stop included)")
+    print(f"serial (this process):           {serial:7.1f} s  {serial_nodes:>9,} positions")
+    print(f"Dask, {args.workers} worker processes:       {parallel:7.1f} s  {parallel_nodes:>9,} positions "
+          "(cluster start and stop included)")
     print(f"ratio:                            {serial / parallel:7.2f}x")
+    print(f"CPU seconds: serial {CPU['serial']:.1f}, Dask {CPU['dask']:.1f} (workers, nannies, scheduler and "
+          f"client together: {CPU['dask'] / CPU['serial']:.2f}x the serial CPU)")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"results identical: {'yes' if not differ else 'NO: ' + '; '.join(differ)}")
 
 

@@ -124,6 +124,7 @@ class _client:
     def __enter__(self):
         import logging
 
+        import dask
         from distributed import Client, LocalCluster
 
         try:
@@ -132,8 +133,11 @@ class _client:
                 self.client = Client(self.scheduler, timeout="10s", set_as_default=False)
             else:
                 check_workers(self.workers)
-                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=":0", silence_logs=logging.CRITICAL)
+                # the workers' statistical profiler samples the running task's stack every 10 ms: deep
+                # pure-Python searches paid about a tenth of their time for it
+                with dask.config.set({"distributed.worker.profile.enabled": False}):
+                    self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=":0", silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError) as e:
             self.__exit__(None, None, None)
