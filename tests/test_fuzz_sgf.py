@@ -57,7 +57,7 @@ def cut(text: str, moves: int) -> str:
     """The text up to its ``moves + 1``-th move node, the open trees
     closed: a shorter record of the same style (written without the
     package's parser)."""
-    starts = [m.start() for m in re.finditer(r";\s*[1-4]\[", text)]
+    starts = [m.start() for m in re.finditer(r";\s*(?:[1-4]|B|W)\[", text)]
     if len(starts) <= moves:
         return text
     end = starts[moves]
