@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .errors import OptionError
 from .geometry import COLORS, NUM_COLORS, Mask
-from .pieces import MONOMINO
+from .pieces import MONOMINOES
 from .position import Move, Position
 from .puzzle import Connect, Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Status, Stopwatch
@@ -89,7 +89,8 @@ def solo_puzzle(pos: Position, color: int) -> Puzzle:
         goal=Goal.MAXIMIZE,
         target=(color,),
         measure=Measure.SCORE,
-        name=f"{COLORS[color]} alone",
+        name=f"{pos.name(color)} alone",
+        variant=pos.variant,
     )
 
 
@@ -164,18 +165,31 @@ class ScoreOutlook:
             return 0
         if room < left:
             return room
-        return left + best_bonus(bool(pos.hand[c] >> MONOMINO & 1))
+        return left + (best_bonus(bool(pos.hand[c] & MONOMINOES)) if pos.variant.bonus else 0)
 
     def gain(self, pos: Position, c: int, region: Mask) -> int | None:
         if not region:  # no legal move (the reach grows from the legal moves)
             return 0
         key = (c, pos.hand[c], region, pos.forbidden[c] & region, pos.board.corner_neighbours(pos.occupied[c]) & region)
         if key not in self.memo:
-            from .search.driver import best_value
-
-            value = best_value(solo_puzzle(pos, c), time_limit=self.limit)
-            self.memo[key] = None if value is None else value - pos.score(c)
+            self.memo[key] = _solo_gain(pos, c, self.limit)
         return self.memo[key]
+
+
+def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
+    """What colour c alone still adds to its score, or None when the solo
+    search does not finish within ``limit`` seconds."""
+    if pos.variant.copies > 1:  # pieces twice: by play (the puzzle engines place each piece once)
+        from .search.gametree import OutOfTime, solo_optimum
+
+        try:
+            return solo_optimum(pos, c, time.monotonic() + limit)[0] - pos.score(c)
+        except OutOfTime:
+            return None
+    from .search.driver import best_value
+
+    value = best_value(solo_puzzle(pos, c), time_limit=limit)
+    return None if value is None else value - pos.score(c)
 
 
 def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict) -> ColorReport:
@@ -183,6 +197,8 @@ def _solo(pos: Position, color: int, engine: str, time_limit: float, options: di
     if not pos.hand[color] or not pos.legal_placements(color):
         # nothing left to place, or never a move again: the score is final
         return ColorReport(color, now, now, True, "rules")
+    if pos.variant.copies > 1:
+        return _solo_by_play(pos, color, time_limit)
     result = solve(solo_puzzle(pos, color), engine, time_limit=time_limit, **options)
     proven = result.status is Status.OPTIMAL
     proven_by = None
@@ -191,6 +207,20 @@ def _solo(pos: Position, color: int, engine: str, time_limit: float, options: di
         proven_by = "+".join(name for name, r in engines.items() if r.status is Status.OPTIMAL)
     return ColorReport(color, now, result.objective, proven, proven_by, None if proven else result.bound,
                        result.order, disagreement=result.disagreement)
+
+
+def _solo_by_play(pos: Position, color: int, time_limit: float) -> ColorReport:
+    """A solo optimum by a one-colour game tree over the rules core (Junior:
+    each piece twice, which the puzzle engines do not model); its moves are
+    replayed by the rules core as they are found."""
+    from .search.gametree import OutOfTime, solo_optimum
+
+    now = pos.score(color)
+    try:
+        value, line, _ = solo_optimum(pos, color, time.monotonic() + time_limit)
+    except OutOfTime:
+        return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
+    return ColorReport(color, now, value, True, "game tree", placements=[(m.color, m.placement) for m in line])
 
 
 TREES = ("compiled", "python")
@@ -220,7 +250,7 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
     reports = []
     for c in range(NUM_COLORS):
-        say(f"solo optimum of {COLORS[c]}")
+        say(f"solo optimum of {pos.name(c) or COLORS[c]}")
         left = sum(1 for a in active if a >= c)
         share = max(0.5, clock.left() / (2 * max(1, left)))
         reports.append(_solo(pos, c, engine, share, options))
@@ -246,7 +276,9 @@ class _TreeRun:
         from .search.treetables import unsupported
 
         self.analysis = analysis
-        self.compiled = tree == "compiled" and unsupported(analysis.position.board) is None
+        pos = analysis.position
+        # the compiled engine knows no shared colour (Three-Player)
+        self.compiled = tree == "compiled" and unsupported(pos.board) is None and pos.variant.shared is None
         self.kernel = treekernel
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
 
@@ -345,19 +377,20 @@ def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") ->
         return
     run = _TreeRun(analysis, tree)
     proven = 0
-    for r in analysis.colors:
+    players = [r for r in analysis.colors if any(r.color in colors for colors in pos.variant.players)]
+    for r in players:
         if time.monotonic() > deadline:
             break
         try:
             value, move = run.guaranteed(r.color, deadline)
         except OutOfTime:
-            analysis.notes.append(f"{COLORS[r.color]}: the guaranteed score was not proven within the time limit")
+            analysis.notes.append(f"{pos.name(r.color)}: the guaranteed score was not proven within the time limit")
             continue
         proven += 1
         r.guaranteed = value
         if move is not None and pos.to_move == r.color:
             analysis.best_move = move
-    analysis.tree_proven = proven == len(analysis.colors)
+    analysis.tree_proven = proven == len(players)
 
 
 def _first_move(analysis: Analysis) -> Move | None:

@@ -211,6 +211,9 @@ def piece_by_name(name: str, grid: str = SQUARE) -> Piece:
         ) from None
 
 
+MONOMINOES = sum(1 << p.index for p in PIECES if p.size == 1)  # the one square and the one triangle
+
+
 def is_monomino(piece: int) -> bool:
     """The one-cell piece (the square 1, or Trigon's one triangle): the
     piece whose being placed last earns the +5."""

@@ -277,3 +277,97 @@ def test_duo_solo_challenge_is_solved_by_both_engines():
     puzzle = load_puzzle(Path(__file__).resolve().parent.parent / "puzzles" / "duo-solo-21.toml")
     result = solve(puzzle, "both", time_limit=60)
     assert result.disagreement is None and result.status.value == "OPTIMAL" and len(result.order) == 21
+
+
+# -- analysis ---------------------------------------------------------------------------------
+
+def _shared_minimax(pos: Position, player: int) -> int:
+    """Brute force for the Three-Player game: the player's colour and, when
+    it is the player's turn with green, green maximise the player's score."""
+    if pos.game_over:
+        return pos.score(player)
+    c = pos.to_move
+    mine = c == player or (c == CLASSIC_3.shared and _green_turn(pos) == player)
+    values = []
+    for p in pos.legal_placements():
+        pos.push(Move(c, p))
+        values.append(_shared_minimax(pos, player))
+        pos.pop()
+    return max(values) if mine else min(values)
+
+
+def _tree_size(pos: Position, cap: int) -> int:
+    """Final positions below pos, counted up to just over ``cap``."""
+    if pos.game_over:
+        return 1
+    n = 0
+    for p in pos.legal_placements():
+        pos.push(Move(pos.to_move, p))
+        n += _tree_size(pos, cap - n)
+        pos.pop()
+        if n > cap:
+            break
+    return n
+
+
+def _green_turn(pos: Position) -> int:
+    """Whose turn with green: counted here from the board, not asked."""
+    greens = sum(1 for c, _ in pos.history if c == 3) + len(pos.initial_setup[3])
+    return greens % 3
+
+
+def test_three_player_guaranteed_scores_follow_the_shared_colour():
+    from solver.endgame import analyze
+
+    checked = 0
+    for seed in range(40):
+        end = random_game(CLASSIC_3, seed)
+        pos = Position(CLASSIC_3)
+        for c, p in end.history[: len(end.history) - 5]:
+            pos.push(Move(c, p))
+        if pos.game_over or 3 not in {c for c, _ in end.history[len(pos.history):]}:
+            continue  # green has no say in the rest of this game
+        if _tree_size(pos, 20_000) > 20_000:
+            continue  # too many lines for the brute force
+        a = analyze(pos.copy(), two_player=False, time_limit=60)
+        for player in range(3):
+            assert a.colors[player].guaranteed == _shared_minimax(pos, player)
+        assert a.colors[3].guaranteed is None
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_junior_solo_optimum_by_play():
+    """Junior (pieces twice, no bonus): the solo optimum comes from a
+    one-colour game tree; it is the best of every way to play on alone."""
+    from solver.endgame import analyze
+
+    end = random_game(JUNIOR, 2)
+    pos = Position(JUNIOR)
+    for c, p in end.history[: len(end.history) - 4]:
+        pos.push(Move(c, p))
+    a = analyze(pos.copy(), two_player=True, time_limit=60)
+    for c in JUNIOR.colors:
+        report = a.colors[c]
+        assert report.proven
+        alone = pos.copy()
+        alone.hand[1 - c] = alone.spare[1 - c] = 0
+        alone.cands[1 - c] = ()
+        alone.to_move = c if alone.has_legal_move(c) else None
+        assert report.solo_optimum == _best_alone(alone, c)
+        for color, p in report.placements:  # the line reaching it is legal, in order
+            alone.push(alone.check_move(Move(color, p)) or Move(color, p))
+        assert alone.score(c) == report.solo_optimum
+
+
+def _best_alone(pos: Position, c: int) -> int:
+    if pos.to_move is None:
+        return pos.score(c)
+    best = -10**9
+    for p in pos.legal_placements():
+        pos.push(Move(c, p))
+        best = max(best, _best_alone(pos, c))
+        pos.pop()
+    return best

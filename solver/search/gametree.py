@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from ..pieces import MONOMINO, PIECE_SIZES
+from ..pieces import PIECE_SIZES, is_monomino
 from ..position import Move, Position
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -26,8 +26,8 @@ def _key(pos: Position) -> tuple:
     (Unlike ``Position.state_key``, the last piece of a colour still playing
     is left out, so orders of the same moves meet in the table.)"""
     hand, last = pos.hand, pos.last_piece
-    bonus = tuple(not hand[c] and last[c] == MONOMINO for c in range(4))
-    return (tuple(pos.occupied), tuple(hand), bonus, pos.to_move)
+    bonus = tuple(not hand[c] and last[c] is not None and is_monomino(last[c]) for c in range(4))
+    return (tuple(pos.occupied), tuple(hand), tuple(pos.spare), bonus, pos.to_move)
 
 
 class OutOfTime(Exception):
@@ -39,7 +39,7 @@ class GameTree:
     ``maximiser`` maximise ``evaluate`` of the final position, the others
     minimise it; ``best()`` gives the value and the best move."""
 
-    def __init__(self, pos: Position, maximiser: set[int], evaluate, deadline: float | None, bounds=None):
+    def __init__(self, pos: Position, maximiser, evaluate, deadline: float | None, bounds=None):
         self.pos = pos
         self.maximiser = maximiser
         self.evaluate = evaluate  # final position -> value for the maximiser
@@ -96,7 +96,7 @@ class GameTree:
             if lo >= beta:
                 self.table[key] = (LOWER, lo, 0, None)
                 return lo
-        maximising = pos.to_move in self.maximiser
+        maximising = self.maximiser(pos) if callable(self.maximiser) else pos.to_move in self.maximiser
         a0, b0 = alpha, beta
         best_value = -(10**6) if maximising else 10**6
         best_move = None
@@ -156,7 +156,37 @@ def guaranteed_score(pos: Position, color: int, deadline: float | None,
     """(score colour can guarantee against any play of the others, its best
     move when it is to move, nodes); raises OutOfTime. ``outlook`` as in
     :func:`two_player_value`."""
-    tree = GameTree(pos, {color}, lambda p: p.score(color), deadline,
+    tree = GameTree(pos, _side_of(pos, color), lambda p: p.score(color), deadline,
                     (lambda p: outlook(p)[color]) if outlook else None)
     value, move = tree.best()
     return value, move, tree.nodes
+
+
+def _side_of(pos: Position, color: int):
+    """Who plays for ``color``: the colour itself, and in the Three-Player
+    game the shared colour whenever it is that player's turn with it."""
+    shared = pos.variant.shared
+    if shared is None:
+        return {color}
+    return lambda p: p.to_move == color or (p.to_move == shared and p.shared_player() == color)
+
+
+def solo_optimum(pos: Position, color: int, deadline: float | None) -> tuple[int, list[Move], int]:
+    """(best final score of ``color`` if the others placed nothing more, the
+    moves reaching it, nodes), by playing: for games the puzzle engines do
+    not model (Junior's pieces come twice, and it has no bonuses). Raises
+    OutOfTime."""
+    alone = pos.copy()
+    for o in range(len(alone.hand)):
+        if o != color:
+            alone.hand[o] = alone.spare[o] = 0
+            alone.cands[o] = ()
+    alone.to_move = color if alone.has_legal_move(color) else None
+    tree = GameTree(alone, {color}, lambda p: p.score(color), deadline)
+    value, move = tree.best()
+    line = []
+    while move is not None:  # follow the best line through the table
+        line.append(move)
+        alone.push(move)
+        move = tree.best()[1] if not alone.game_over else None
+    return value, line, tree.nodes
