@@ -60,6 +60,7 @@ SOLO_PLIES = N_PIECES + 2
 
 # main loop modes
 ENTER, NEXT, RETURN = 0, 1, 2
+UNKNOWN = -2  # to_move of a row whose moves are not generated yet
 # what the kernel returns
 BUDGET, DONE, OVERFLOW = 0, 1, 2
 # ctl: the kernel's counters (kept between calls)
@@ -775,6 +776,28 @@ def _pick(st, d):
 
 
 @njit(cache=True, _nrt=False)
+def _turn(tb, st, mem, d):
+    """(whose turn it is at row d, its moves generated into row d): the next
+    colour in rotation after the one that moved last that has a legal move
+    (the mover itself last); (-1, 0) when nobody has one. Colours found
+    without a move join the row's skip mask."""
+    after = st.last[d]
+    for i in range(1, 5):
+        o = (after + i) & 3
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if st.hand[d, o]:
+            n = _generate(tb, st.forbidden, st.corners, d, o, st.hand[d, o], mem, st.moves, d)
+            if n:
+                st.to_move[d] = o
+                return o, n
+        st.skip[d] |= bit
+    st.to_move[d] = -1
+    return -1, 0
+
+
+@njit(cache=True, _nrt=False)
 def _enter(tb, sp, st, tt, mem, so, ctl, d):
     """A new node at row d. Returns (done, value): done when its value is
     known without searching its moves (game over, table, settled bounds);
@@ -782,9 +805,9 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
     with done = 2): more moves than the buffer holds."""
     alpha = st.alpha[d]
     beta = st.beta[d]
-    c = st.to_move[d]
+    c = st.to_move[d]  # UNKNOWN below the root: found with the moves
     st.stats[d, 0] += 1
-    if c < 0:
+    if c == -1:
         st.stats[d, 1] += 1
         return 1, _final(tb, st, sp, d)
     key = st.key[d]
@@ -798,23 +821,25 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
             return 1, hi
     elif d > 0 and sp.settle:
         lo, hi = _outlook(tb, st, sp, so, mem, ctl, d)
-        if st.skip[d] & (np.int64(1) << c):
-            c = _next_to_move(tb, st, d, c)
-            st.to_move[d] = c
-        if c < 0 or lo == hi or lo >= beta or hi <= alpha:
-            v = hi if hi <= alpha else lo
-            if c < 0:
-                v = _final(tb, st, sp, d)
-                lo = v
-                hi = v
+        if c >= 0 and st.skip[d] & (np.int64(1) << c):
+            c = UNKNOWN  # taken out as settled: the turn passes on
+        if lo == hi or lo >= beta or hi <= alpha:
             _store(tt, key, lo, hi, -1, 0)
-            st.stats[d, 3 if c < 0 or lo == hi else 4] += 1
-            return 1, v
+            st.stats[d, 3 if lo == hi else 4] += 1
+            return 1, hi if hi <= alpha else lo
     if lo > alpha:
         alpha = lo
     if hi < beta:
         beta = hi
-    n = _generate(tb, st.forbidden, st.corners, d, c, st.hand[d, c], mem, st.moves, d)
+    if c == UNKNOWN:
+        c, n = _turn(tb, st, mem, d)
+        if c < 0:
+            v = _final(tb, st, sp, d)
+            _store(tt, key, v, v, -1, 0)
+            st.stats[d, 1] += 1
+            return 1, v
+    else:
+        n = _generate(tb, st.forbidden, st.corners, d, c, st.hand[d, c], mem, st.moves, d)
     if n > MAX_MOVES:
         return 2, 0
     maximising = sp.maximiser[c] == 1
@@ -888,7 +913,7 @@ def _make_child(tb, sp, st, d):
     """Make the current move of row d into row d + 1 (whose turn next too)."""
     c = st.to_move[d]
     _make(tb, sp, st, d, c, st.moves[d, st.next[d]])
-    st.to_move[d + 1] = _next_to_move(tb, st, d + 1, c)
+    st.to_move[d + 1] = UNKNOWN
     st.made[d] = 1
 
 
