@@ -74,8 +74,8 @@ import tomllib
 from pathlib import Path
 
 from .errors import NotationError, PuzzleError
-from .geometry import NUM_COLORS, Board, board_size_problem
-from .pieces import MONOMINO, PIECE_NAMES, PIECES, normalise, piece_by_name, piece_of_shape
+from .geometry import NUM_COLORS, TRIANGLE, Board, board_size_problem, squares_of
+from .pieces import PIECES, is_monomino, normalise, piece_by_name, piece_names, piece_of_shape
 from .placements import placement_table
 from .puzzle import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
 from .variants import CLASSIC, VARIANTS, Variant
@@ -84,7 +84,7 @@ __all__ = ["load_puzzle", "parse_puzzle", "puzzle_to_toml"]
 
 _KNOWN = {
     (): ("name", "description", "variant", "board", "pieces", "rules", "goal"),
-    ("board",): ("size", "starts", "rows"),
+    ("board",): ("size", "starts", "rows", "first"),
     ("rules",): ("connect", "monomino_last", "same_shape", "stars", "empty"),
     ("goal",): ("type", "target", "measure"),
 }
@@ -349,9 +349,12 @@ class _Parser:
         """Colour names and drawing letters of the variant's colours in play
         (B Y R G set-up pieces and b y r g starts; P O in Duo, G O in Junior)."""
         self.variant = variant
+        self.grid = variant.board.grid
         self.names = {c: variant.names[c] for c in variant.colors}
         self.letters = {variant.names[c][0].upper(): c for c in variant.colors}
         self.cell_chars = ". # * x " + " ".join(self.letters) + " " + " ".join(self.letters).lower()
+        if self.grid == TRIANGLE:
+            self.cell_chars += " +"  # a starting point of every colour in play
 
     def read_variant(self) -> Variant:
         value = self.data.get("variant", CLASSIC.key)
@@ -440,17 +443,7 @@ class _Parser:
         for s in _SECTIONS:
             self.section(s)
 
-        board_t = self.section("board")
-        self.check_keys(("board",), board_t, _KNOWN[("board",)])
-        if self.variant is not CLASSIC and not board_t:  # the variant's own board and starts
-            board_t = {"size": f"{self.variant.board.width}x{self.variant.board.height}",
-                       "starts": {self.names[c]: self.variant.board.square_names(self.variant.board.start_masks[c])
-                                  for c in self.variant.colors}}
-        width, height, cells = self.board_shape(board_t)
-        blocked = frozenset(sq for sq, ch in cells.items() if ch == "#")
-        plain = Board(width, height, blocked)
-        starts = self.starts(board_t, plain, cells)
-        board = Board(width, height, blocked, starts)
+        board, cells = self.board(self.section("board"))
         setup = self.setup(board, cells)
 
         if "pieces" not in data:
@@ -477,7 +470,7 @@ class _Parser:
             self.fail(("rules", "monomino_last"), f"monomino_last must be true or false, not {_show(mono_last)}")
         if mono_last:
             for c in colors:
-                if MONOMINO not in pieces[c]:
+                if not any(is_monomino(i) for i in pieces[c]):
                     self.fail(("rules", "monomino_last"), f"monomino_last = true, but {self.names[c]} has no monomino to place")
         stars = self.marks("stars", "*", rules, board, cells, setup)
         empty = self.marks("empty", "x", rules, board, cells, setup)
@@ -505,6 +498,100 @@ class _Parser:
                     self.fail(("goal", key), f'{key} is only used with type = "maximize" (the goal is {goal!r})')
         return dict(goal=goal, target=target, measure=measure)
 
+    def board(self, board_t: dict) -> tuple[Board, dict[int, str]]:
+        """The board, and the drawing's characters other than '.' by cell."""
+        self.check_keys(("board",), board_t, _KNOWN[("board",)])
+        if self.grid == TRIANGLE:
+            return self.triangle_board(board_t)
+        if "first" in board_t:
+            self.fail(("board", "first"), 'first is only used on triangle boards (variant = "trigon", "trigon_2" or "trigon_3")')
+        if self.variant is not CLASSIC and not board_t:  # the variant's own board and starts
+            board_t = {"size": f"{self.variant.board.width}x{self.variant.board.height}",
+                       "starts": {self.names[c]: self.variant.board.square_names(self.variant.board.start_masks[c])
+                                  for c in self.variant.colors}}
+        width, height, cells = self.board_shape(board_t)
+        blocked = frozenset(sq for sq, ch in cells.items() if ch == "#")
+        plain = Board(width, height, blocked)
+        starts = self.starts(board_t, plain, cells)
+        return Board(width, height, blocked, starts), cells
+
+    def triangle_board(self, board_t: dict) -> tuple[Board, dict[int, str]]:
+        """A triangle board: drawn (``rows``), a rectangle (``size``), or
+        the variant's own hexagon with its starting points."""
+        if "rows" not in board_t and "size" not in board_t:
+            if "first" in board_t:
+                self.fail(("board", "first"), f"first needs a rows drawing or a size (the {self.variant.game} board is fixed)")
+            own = default_board(self.variant)
+            if "starts" not in board_t:
+                return own, {}
+            width, height, outside, parity, cells = own.width, own.height, own.outside, own.parity, {}
+        else:
+            first = self.string(("board", "first"), board_t.get("first", "up"), ("up", "down"), "first")
+            if "rows" in board_t:
+                width, height, cells, outside = self.triangle_shape(board_t)
+            else:
+                (width, height), cells, outside = self.board_size(board_t), {}, frozenset()
+            top = next(c for c in range(width) if c not in outside)  # the first cell of the top row
+            parity = (top + (first == "down")) % 2
+        blocked = outside | frozenset(sq for sq, ch in cells.items() if ch == "#")
+        plain = Board(width, height, blocked, grid=TRIANGLE, parity=parity, outside=outside)
+        starts = self.starts(board_t, plain, cells)
+        return Board(width, height, blocked, starts, TRIANGLE, parity, outside), cells
+
+    def drawing_lines(self, board_t: dict) -> list[tuple[int, str]]:
+        """The lines of the rows drawing with their line numbers, blank lines
+        before and after it left out."""
+        text = self.string(("board", "rows"), board_t["rows"])
+        first, step = self.src.string_lines("board", "rows")
+        numbered = [(first + i * step, line) for i, line in enumerate(text.split("\n"))]
+        while numbered and not numbered[0][1].strip():
+            numbered.pop(0)
+        while numbered and not numbered[-1][1].strip():
+            numbered.pop()
+        if not numbered:
+            self.fail(("board", "rows"), "the rows drawing is empty")
+        return numbered
+
+    def triangle_shape(self, board_t: dict) -> tuple[int, int, dict[int, str], frozenset[int]]:
+        """Width, height, the drawing's characters other than '.' and ' ' by
+        cell, and the cells outside the board (spaces, and the cells right
+        of a row's end), of a triangle drawing: one character per cell, the
+        indentation the rows share removed."""
+        numbered = [(lineno, line.replace("\r", "").rstrip(" ")) for lineno, line in self.drawing_lines(board_t)]
+        for lineno, line in numbered:
+            if "\t" in line:
+                raise self.src.error(lineno, "a tab in the rows drawing of a triangle board (indent with spaces:"
+                                             " each space is one cell outside the board)")
+        indent = min(len(line) - len(line.lstrip(" ")) for _, line in numbered if line.strip())
+        rows: list[tuple[int, str]] = []
+        width = 0
+        for lineno, line in numbered:
+            row = line[indent:]
+            if not row.strip():
+                raise self.src.error(lineno, "empty line inside the rows drawing")
+            unknown = set(row) - set(self.cell_chars.split()) - {" "}
+            if unknown:
+                ch = next(ch for ch in row if ch in unknown)
+                raise self.src.error(
+                    lineno, f"unknown character {ch!r} in board row {_show(row.strip())} (known: {self.cell_chars},"
+                            " and a space for a cell outside the board)"
+                )
+            rows.append((lineno, row))
+            width = max(width, len(row))
+            problem = board_size_problem(width, len(rows))
+            if problem:
+                raise self.src.error(lineno, f"the board drawn is too large ({width}x{len(rows)} by this row): {problem}")
+        height = len(rows)
+        size = self.board_size(board_t)
+        if size is not None and size != (width, height):
+            self.fail(("board", "size"),
+                      f"size {_show(board_t['size'])} does not match the rows drawing ({width} wide, {height} high)")
+        self.row_lines = [lineno for lineno, _ in rows]
+        padded = [row.ljust(width) for _, row in rows]
+        cells = {r * width + c: ch for r, row in enumerate(padded) for c, ch in enumerate(row) if ch not in ". "}
+        outside = frozenset(r * width + c for r, row in enumerate(padded) for c, ch in enumerate(row) if ch == " ")
+        return width, height, cells, outside
+
     def board_size(self, board_t: dict) -> tuple[int, int] | None:
         """``size = "WIDTHxHEIGHT"``, checked against the board limits."""
         if "size" not in board_t:
@@ -528,16 +615,7 @@ class _Parser:
                     self.src.line("board"), 'the board needs a size ("WIDTHxHEIGHT") or a rows drawing'
                 )
             return size[0], size[1], {}
-        text = self.string(("board", "rows"), board_t["rows"])
-        first, step = self.src.string_lines("board", "rows")
-        numbered = [(first + i * step, line) for i, line in enumerate(text.split("\n"))]
-        while numbered and not numbered[0][1].strip():
-            numbered.pop(0)
-        while numbered and not numbered[-1][1].strip():
-            numbered.pop()
-        if not numbered:
-            self.fail(("board", "rows"), "the rows drawing is empty")
-        rows = self.drawn_rows(numbered)
+        rows = self.drawn_rows(self.drawing_lines(board_t))
         width, height = len(rows[0][1]), len(rows)
         if size is not None and size != (width, height):
             self.fail(
@@ -586,12 +664,19 @@ class _Parser:
         for sq, ch in cells.items():
             if ch in starters:
                 starts[starters[ch]].add(sq)
+            elif ch == "+":
+                for c in self.variant.colors:
+                    starts[c].add(sq)
         value = board_t.get("starts", "none")
         if isinstance(value, str):
             if value not in ("corners", "none"):
                 self.fail(path, f'unknown starts {_show(value)} (expected "corners", "none" or a table like {{blue = "a20"}})')
             if value == "none" and "starts" in board_t and any(starts):
-                self.fail(path, f'starts = "none", but the rows drawing marks start squares ({" ".join(starters)})')
+                marks = " ".join(starters) + (" +" if self.grid == TRIANGLE else "")
+                self.fail(path, f'starts = "none", but the rows drawing marks start squares ({marks})')
+            if value == "corners" and self.grid == TRIANGLE:
+                self.fail(path, 'starts = "corners" is for square boards: on a triangle board mark starting points'
+                                ' with "+" (every colour) or b y r g in the drawing, or list them {blue = "r15"}')
             if value == "corners":
                 corners = Board.rectangle(plain.width, plain.height, corners=True).starts
                 for c in range(NUM_COLORS):
@@ -623,25 +708,22 @@ class _Parser:
             while stack:
                 s = stack.pop()
                 group.append(s)
-                r, col = board.row_col(s)
-                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                    if board.on_board(r + dr, col + dc):
-                        n = board.square(r + dr, col + dc)
-                        if n not in seen and cells.get(n) == ch:
-                            seen.add(n)
-                            stack.append(n)
+                for n in _side_neighbours(board, s):
+                    if n not in seen and cells.get(n) == ch:
+                        seen.add(n)
+                        stack.append(n)
             c = self.letters[ch]
             names = board.square_names(sum(1 << s for s in group))
-            names_text = ",".join(names if len(names) <= 6 else names[:5] + [f"... ({len(names)} squares)"])
+            word = "cells" if board.grid == TRIANGLE else "squares"
+            names_text = ",".join(names if len(names) <= 6 else names[:5] + [f"... ({len(names)} {word})"])
             line = self.row_line(board, min(group))
-            shape = normalise(board.row_col(s) for s in group)
-            if piece_of_shape(shape) is None:
+            triangle = board.grid == TRIANGLE
+            p = table.find(group) if triangle or piece_of_shape(normalise(board.row_col(s) for s in group)) else None
+            if p is None:
                 raise self.src.error(
-                    line, f"set-up squares {names_text} ({ch}, {self.names[c]}) are not a piece shape"
+                    line, f"set-up {word} {names_text} ({ch}, {self.names[c]}) are not a piece shape"
                     " (each edge-connected group of one letter is one piece)"
                 )
-            p = table.find(group)
-            assert p is not None
             for q in found.get(c, []):
                 if table.piece[q] == table.piece[p]:
                     raise self.src.error(
@@ -671,12 +753,13 @@ class _Parser:
                 self.fail(path, f'{key} must be "all", a list of piece names or a string of them, not {_show(value)}')
             chosen: list[int] = []
             for n in names:
+                known = " ".join(piece_names(self.grid))
                 if not isinstance(n, str):
-                    self.fail(path, f"{key}: {_show(n)} is not a piece name (known: {' '.join(PIECE_NAMES)})")
+                    self.fail(path, f"{key}: {_show(n)} is not a piece name (known: {known})")
                 try:
-                    i = piece_by_name(n).index
+                    i = piece_by_name(n, self.grid).index
                 except NotationError:
-                    self.fail(path, f"{key}: unknown piece name {_show(n)} (known: {' '.join(PIECE_NAMES)})", needle=n)
+                    self.fail(path, f"{key}: unknown piece name {_show(n)} (known: {known})", needle=n)
                 if i in chosen:
                     self.fail(path, f"{key}: piece {_show(n)} is listed twice", needle=n)
                 if i in on_board:
@@ -747,8 +830,85 @@ def _toml_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _side_neighbours(board: Board, sq: int) -> list[int]:
+    """The cells sharing a side with ``sq`` (on the board's rectangle)."""
+    if board.grid == TRIANGLE:
+        return list(squares_of(board.edge_neighbours(1 << sq)))
+    r, col = board.row_col(sq)
+    return [board.square(r + dr, col + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if board.on_board(r + dr, col + dc)]
+
+
+def default_board(variant: Variant) -> Board:
+    """The board of a puzzle file of a triangle variant without [board]:
+    the variant's hexagon, its starting points open to the colours in play."""
+    b = variant.board
+    starts = tuple(b.starts[c] if c in variant.colors else frozenset() for c in range(NUM_COLORS))
+    return Board(b.width, b.height, b.blocked, starts, b.grid, b.parity, b.outside)
+
+
+def _start_lines(b: Board, grid: list[str], names: list[str], letters: list[str], every=()) -> list[str]:
+    """Start squares drawn as letters in ``grid`` (``+`` where exactly the
+    colours ``every`` start), the others as a ``starts`` table."""
+    owners: dict[int, list[int]] = {}
+    for c, squares in enumerate(b.starts):
+        for sq in squares:
+            owners.setdefault(sq, []).append(c)
+    rest: dict[int, list[str]] = {}
+    for sq, cs in sorted(owners.items()):
+        if grid[sq] == "." and len(cs) > 1 and tuple(cs) == tuple(every):
+            grid[sq] = "+"
+        elif len(cs) == 1 and grid[sq] == ".":
+            grid[sq] = letters[cs[0]].lower()
+        else:
+            for c in cs:
+                rest.setdefault(c, []).append(b.square_name(sq))
+    if not rest:
+        return []
+    items = ", ".join(f"{names[c]} = [{', '.join(_toml_string(n) for n in squares)}]" for c, squares in sorted(rest.items()))
+    return [f"starts = {{{items}}}"]
+
+
+def _square_board_lines(b: Board, grid: list[str], names: list[str], letters: list[str]) -> list[str]:
+    """The [board] section of a square board: size, starts, rows."""
+    lines = ["", "[board]", f'size = "{b.width}x{b.height}"']
+    corners = Board.rectangle(b.width, b.height, corners=True).starts
+    if any(b.starts):
+        if b.starts == corners:
+            lines.append('starts = "corners"')
+        else:
+            lines += _start_lines(b, grid, names, letters)
+    lines.append('rows = """')
+    for r in range(b.height):
+        lines.append(" ".join(grid[r * b.width : (r + 1) * b.width]))
+    return lines + ['"""']
+
+
+def _triangle_board_lines(puzzle: Puzzle, grid: list[str], names: list[str], letters: list[str]) -> list[str]:
+    """The [board] section of a triangle board (none for the variant's own
+    board with nothing drawn on it): size, first, starts, rows drawn one
+    character per cell, a space outside the board."""
+    b = puzzle.board
+    if b == default_board(puzzle.variant) and not (puzzle.setup or puzzle.stars or puzzle.empty):
+        return []
+    rows = ["".join(grid[r * b.width : (r + 1) * b.width]) for r in range(b.height)]
+    if not all(row.strip() for row in rows) or all(row[0] == " " for row in rows) \
+            or all(row[-1] == " " for row in rows):
+        raise PuzzleError(f"{puzzle.name}: cannot write this triangle board: a row, or its first or last column,"
+                          " lies wholly outside the board (a drawing starts and ends with cells)")
+    top = len(rows[0]) - len(rows[0].lstrip(" "))  # the first cell of the top row
+    lines = ["", "[board]", f'size = "{b.width}x{b.height}"']
+    if not b.points_up(top):
+        lines.append('first = "down"')
+    every = tuple(c for c in range(NUM_COLORS) if c in puzzle.variant.colors)
+    lines += _start_lines(b, grid, names, letters, every)
+    rows = ["".join(grid[r * b.width : (r + 1) * b.width]).rstrip() for r in range(b.height)]
+    return lines + ['rows = """', *rows, '"""']
+
+
 def puzzle_to_toml(puzzle: Puzzle) -> str:
-    """The puzzle as puzzle-file text (with a rows drawing);
+    """The puzzle as puzzle-file text (with a rows drawing; a triangle
+    variant's own board with nothing on it is left out);
     ``parse_puzzle(puzzle_to_toml(p))`` describes the same puzzle.
     Same-colour set-up pieces must not share an edge (they never may)."""
     b, t = puzzle.board, puzzle.table
@@ -756,7 +916,7 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
     letters = [n[0].upper() for n in names]
     grid = ["."] * b.size
     for sq in b.blocked:
-        grid[sq] = "#"
+        grid[sq] = " " if sq in b.outside else "#"
     for c, ps in puzzle.setup.items():
         for p in ps:
             for sq in t.squares[p]:
@@ -771,32 +931,11 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
         lines.append(f"description = {_toml_string(puzzle.description)}")
     if puzzle.variant is not CLASSIC:
         lines.append(f"variant = {_toml_string(puzzle.variant.key)}")
-    lines += ["", "[board]", f'size = "{b.width}x{b.height}"']
-    corners = Board.rectangle(b.width, b.height, corners=True).starts
-    if any(b.starts):
-        if b.starts == corners:
-            lines.append('starts = "corners"')
-        else:
-            owners: dict[int, list[int]] = {}
-            for c, squares in enumerate(b.starts):
-                for sq in squares:
-                    owners.setdefault(sq, []).append(c)
-            rest: dict[int, list[str]] = {}
-            for sq, cs in sorted(owners.items()):
-                if len(cs) == 1 and grid[sq] == ".":
-                    grid[sq] = letters[cs[0]].lower()
-                else:
-                    for c in cs:
-                        rest.setdefault(c, []).append(b.square_name(sq))
-            if rest:
-                items = ", ".join(
-                    f"{names[c]} = [{', '.join(_toml_string(n) for n in squares)}]" for c, squares in sorted(rest.items())
-                )
-                lines.append(f"starts = {{{items}}}")
-    lines.append('rows = """')
-    for r in range(b.height):
-        lines.append(" ".join(grid[r * b.width : (r + 1) * b.width]))
-    lines += ['"""', "", "[pieces]"]
+    if b.grid == TRIANGLE:
+        lines += _triangle_board_lines(puzzle, grid, names, letters)
+    else:
+        lines += _square_board_lines(b, grid, names, letters)
+    lines += ["", "[pieces]"]
     for c in puzzle.colors:
         on_board = {t.piece[p] for p in puzzle.setup_of(c)}
         everything = tuple(i for i in puzzle.variant.pieces if i not in on_board)
