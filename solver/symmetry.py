@@ -71,7 +71,7 @@ def puzzle_symmetries(puzzle: Puzzle) -> list[tuple[list[int], dict[int, int]]]:
     return out
 
 
-def interchangeable_colours(puzzle: Puzzle) -> bool:
+def interchangeable_colors(puzzle: Puzzle) -> bool:
     """All colours have the same pieces and nothing tells them apart (no
     start squares, no set-up pieces, no maximize target)."""
     b = puzzle.board

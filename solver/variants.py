@@ -88,7 +88,7 @@ class Variant:
         return len(self.players) == 2
 
 
-def _four_colour(key: str, game: str, players, shared: int | None = None, board: Board | None = None,
+def _four_color(key: str, game: str, players, shared: int | None = None, board: Board | None = None,
                  pieces: tuple[int, ...] = CLASSIC_PIECES) -> Variant:
     return Variant(key, game, board or Board.classic(), (0, 1, 2, 3), CLASSIC_NAMES, ("1", "2", "3", "4"),
                    ("A1", "A2", "A3", "A4"), players, pieces, shared=shared)
@@ -102,24 +102,24 @@ def _duo_board() -> Board:
     return Board(14, 14, frozenset(), starts)
 
 
-def _two_colour(key: str, game: str, names: tuple[str, str], pieces=CLASSIC_PIECES, copies: int = 1,
+def _two_color(key: str, game: str, names: tuple[str, str], pieces=CLASSIC_PIECES, copies: int = 1,
                 bonus: bool = True) -> Variant:
     return Variant(key, game, _duo_board(), (0, 1), names + ("", ""), ("B", "W", "", ""), ("AB", "AW", "", ""),
                    ((0,), (1,)), pieces, copies, bonus)
 
 
-CLASSIC = _four_colour("classic", "Blokus", ((0,), (1,), (2,), (3,)))
-CLASSIC_2 = _four_colour("classic_2", "Blokus Two-Player", ((0, 2), (1, 3)))
-CLASSIC_3 = _four_colour("classic_3", "Blokus Three-Player", ((0,), (1,), (2,)), shared=3)
-DUO = _two_colour("duo", "Blokus Duo", ("purple", "orange"))
-JUNIOR = _two_colour("junior", "Blokus Junior", ("green", "orange"), JUNIOR_PIECES, copies=2, bonus=False)
+CLASSIC = _four_color("classic", "Blokus", ((0,), (1,), (2,), (3,)))
+CLASSIC_2 = _four_color("classic_2", "Blokus Two-Player", ((0, 2), (1, 3)))
+CLASSIC_3 = _four_color("classic_3", "Blokus Three-Player", ((0,), (1,), (2,)), shared=3)
+DUO = _two_color("duo", "Blokus Duo", ("purple", "orange"))
+JUNIOR = _two_color("junior", "Blokus Junior", ("green", "orange"), JUNIOR_PIECES, copies=2, bonus=False)
 
 # Trigon: the hexagon of triangles, six starting points open to every colour
 # (Pentobi's StartingPoints: the middle of the fourth row from each side on
 # the edge-9 board, of the third on the edge-8 board of the three-player game).
 TRIGON_BOARD = Board.hexagon(9, ("r15", "r4", "j12", "j7", "z12", "z7"))
-TRIGON = _four_colour("trigon", "Blokus Trigon", ((0,), (1,), (2,), (3,)), board=TRIGON_BOARD, pieces=TRIGON_PIECES)
-TRIGON_2 = _four_colour("trigon_2", "Blokus Trigon Two-Player", ((0, 2), (1, 3)), board=TRIGON_BOARD,
+TRIGON = _four_color("trigon", "Blokus Trigon", ((0,), (1,), (2,), (3,)), board=TRIGON_BOARD, pieces=TRIGON_PIECES)
+TRIGON_2 = _four_color("trigon_2", "Blokus Trigon Two-Player", ((0, 2), (1, 3)), board=TRIGON_BOARD,
                         pieces=TRIGON_PIECES)
 TRIGON_3 = Variant("trigon_3", "Blokus Trigon Three-Player", Board.hexagon(8, ("p14", "p3", "h11", "h6", "x11", "x6")),
                    (0, 1, 2), CLASSIC_NAMES[:3] + ("",), ("1", "2", "3", ""), ("A1", "A2", "A3", ""),
@@ -141,4 +141,4 @@ def variant_on(board: Board) -> Variant:
     """The classic four-colour rules on another board (tests, puzzles)."""
     if board == CLASSIC.board:
         return CLASSIC
-    return _four_colour("classic", "Blokus", ((0,), (1,), (2,), (3,)), board=board)
+    return _four_color("classic", "Blokus", ((0,), (1,), (2,), (3,)), board=board)

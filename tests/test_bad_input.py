@@ -80,7 +80,7 @@ def test_huge_board(tmp_path, capsys, size):
     assert line.startswith(f"blokus: error: {path}:2: ") and size in line
 
 
-def test_colour_keys_differing_only_in_case(tmp_path, capsys):
+def test_color_keys_differing_only_in_case(tmp_path, capsys):
     path = _write(tmp_path, "case.toml", '[board]\nsize = "5x5"\n[pieces]\nblue = "all"\nBlue = "L5"\n')
     line = _fails(["solve", path], capsys)
     assert "'blue'" in line and "'Blue'" in line

@@ -175,7 +175,7 @@ def reference_moves(n: int, color: int) -> set[frozenset]:
 
 class TestMoves:
     @pytest.mark.parametrize("n", [0, 3, 10])
-    def test_json_default_colour(self, capsys, n):
+    def test_json_default_color(self, capsys, n):
         obj = run_json(capsys, "moves", VARIATIONS, "--move", str(n))
         rec = load_record(VARIATIONS)
         pos = rec.position(n)
@@ -198,7 +198,7 @@ class TestMoves:
         assert obj["to_move"] == "blue"
         assert all("a20" in m.split(",") for m in obj["moves"])
 
-    def test_json_other_colour(self, capsys):
+    def test_json_other_color(self, capsys):
         obj = run_json(capsys, "moves", VARIATIONS, "--move", "4", "--color", "green")
         assert obj["to_move"] == "blue"
         assert obj["color"] == "green"
@@ -210,7 +210,7 @@ class TestMoves:
             names = m.split(",")
             assert names == sorted(names, key=lambda s: (int(s[1:]), s[0]))
 
-    def test_colour_letter_accepted(self, capsys):
+    def test_color_letter_accepted(self, capsys):
         a = run_json(capsys, "moves", VARIATIONS, "--color", "y")
         b = run_json(capsys, "moves", VARIATIONS, "--color", "yellow")
         assert a["color"] == "yellow" and a["moves"] == b["moves"]
@@ -279,7 +279,7 @@ class TestErrors:
         err = run_error(capsys, cmd, VARIATIONS, "--move", "11")
         assert "move 11 is out of range" in err and "10 moves" in err
 
-    def test_unknown_colour(self, capsys):
+    def test_unknown_color(self, capsys):
         err = run_error(capsys, "moves", VARIATIONS, "--color", "purple")
         assert "unknown colour 'purple'" in err
 

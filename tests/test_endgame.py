@@ -234,7 +234,7 @@ def test_cli_errors(tmp_path, capsys):
     assert capsys.readouterr().err == err_analyze
 
 
-def test_when_only_one_colour_can_move_its_solo_optimum_is_the_outcome():
+def test_when_only_one_color_can_move_its_solo_optimum_is_the_outcome():
     """The others cannot move: both engines' solo optimum is exactly what the
     colour gets (the four-player guaranteed score from the game tree)."""
     seen = 0

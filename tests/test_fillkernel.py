@@ -249,9 +249,9 @@ def test_random_fill_puzzles_match_exhaustive(seed):
         for s in ks.solutions:
             verify(pz, s)
         if ks.canonical:
-            colours = sorted(ks.act)
-            expanded = {relabel(frozenset(s), dict(zip(colours, perm)))
-                        for s in ks.solutions for perm in itertools.permutations(colours)}
+            colors = sorted(ks.act)
+            expanded = {relabel(frozenset(s), dict(zip(colors, perm)))
+                        for s in ks.solutions for perm in itertools.permutations(colors)}
             assert expanded == ref_set
             e_sym = exhaustive_solutions(pz, symmetry=True)
             if e_sym is not None:

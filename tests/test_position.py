@@ -17,7 +17,7 @@ def play(pos, color, text):
     pos.push(pos.parse_move(text, color))
 
 
-def test_58_first_moves_for_each_colour():
+def test_58_first_moves_for_each_color():
     pos = Position()
     assert [len(pos.legal_placements(c)) for c in range(4)] == [58, 58, 58, 58]
     assert pos.to_move == BLUE
@@ -34,7 +34,7 @@ def test_first_piece_must_cover_the_start_corner():
     assert pos.to_move == YELLOW
 
 
-def test_edge_contact_with_own_colour_is_illegal():
+def test_edge_contact_with_own_color_is_illegal():
     pos = Position()
     play(pos, BLUE, "a20")
     with pytest.raises(IllegalMoveError) as e:
@@ -67,7 +67,7 @@ def test_a_chain_of_diagonal_steps_is_not_corner_contact():
     assert legal and all(pos.table.mask[p] >> c19 & 1 for p in legal)
 
 
-def test_other_colours_may_touch_at_edges():
+def test_other_colors_may_touch_at_edges():
     board = Board.rectangle(6, 6, corners=True)
     pos = Position(board)
     play(pos, BLUE, "a6,b6,c6,d6,e6")

@@ -100,7 +100,7 @@ def test_small_puzzles_solution_counts(name):
         assert sorted(v.order) == sorted(s)
 
 
-def test_impossible_puzzle_is_impossible_by_colouring():
+def test_impossible_puzzle_is_impossible_by_coloring():
     p = load_puzzle(PUZZLES / "fill-6x6-impossible.toml")
     assert p.spare_squares == 0
     open_squares = [sq for sq in range(p.board.size) if sq not in p.board.blocked]
@@ -396,7 +396,7 @@ def test_board_errors_are_blokus_errors():
     assert Board(32, 32).size == MAX_BOARD_SQUARES
 
 
-def test_colour_keys_differing_in_case_are_an_error():
+def test_color_keys_differing_in_case_are_an_error():
     assert error('[board]\nsize = "6x6"\n[pieces]\nblue = "all"\nBlue = "L5"\n') == (
         "bad.toml:5: keys 'blue' and 'Blue' in [pieces] both name blue (colour names ignore case): keep one"
     )

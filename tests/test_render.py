@@ -32,8 +32,8 @@ VARIATIONS = str(DATA / "variations.blksgf")
 WHITE = (255, 255, 255)
 
 
-def rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+def rgb(hex_color: str) -> tuple[int, int, int]:
+    return tuple(int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def pixel(image: Image.Image, board: Board, name: str, size_px: int = 600) -> tuple[int, int, int]:
@@ -111,11 +111,11 @@ def test_highlights_tint_empty_squares():
     pos = classic_position()
     image = png(render.render_position(pos, highlights=[("blue", "c18,d18,d17"), (2, [pos.board.parse_square("k10")])]))
     b = pos.board
-    for name, colour in (("d18", 0), ("k10", 2)):
+    for name, color in (("d18", 0), ("k10", 2)):
         x, y = render.square_pixel(b, b.parse_square(name))
         box = image.convert("RGB").crop((int(x) - 4, int(y) - 4, int(x) + 5, int(y) + 5))
         mean = np.asarray(box, dtype=float).reshape(-1, 3).mean(axis=0)
-        want = [0.45 * c + 0.55 * 255 for c in rgb(render.COLOR_HEX[colour])]
+        want = [0.45 * c + 0.55 * 255 for c in rgb(render.COLOR_HEX[color])]
         assert all(abs(m - w) < 40 for m, w in zip(mean, want)), (name, mean, want)
         assert max(mean) - min(mean) > 40  # clearly tinted, not white or grey
     assert pixel(image, b, "t10") == WHITE
@@ -255,7 +255,7 @@ def test_cli_render_default_paths(capsys, tmp_path, monkeypatch):
     assert (code, out) == (0, "t.svg\n") and "<svg" in (tmp_path / "t.svg").read_text(encoding="utf-8")
 
 
-def test_every_variant_colour_has_a_distinct_paint():
+def test_every_variant_color_has_a_distinct_paint():
     from solver.variants import VARIANTS
 
     for v in VARIANTS.values():

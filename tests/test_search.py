@@ -27,7 +27,7 @@ ALL = tuple(range(21))
 
 
 @pytest.mark.parametrize("color", range(4))
-def test_solo21_for_every_colour(color):
+def test_solo21_for_every_color(color):
     puzzle = Puzzle(CLASSIC, (color,), {color: ALL}, name="solo-21")
     result = solve(puzzle, time_limit=30)
     assert result.status is Status.OPTIMAL
@@ -108,13 +108,13 @@ def test_exhaustive_search_agrees_with_brute_force(seed):
         assert frozenset(result.placements) in expected
 
 
-def _three_colour_fill(connect):
+def _three_color_fill(connect):
     pieces = tuple(sorted(piece_by_name(n).index for n in ("V3", "I3", "2")))
     return Puzzle(Board.rectangle(4, 6), (0, 1, 2), {c: pieces for c in range(3)}, connect=connect, goal="count")
 
 
-def test_canonical_colours_count_each_relabelling_once():
-    puzzle = _three_colour_fill("free")
+def test_canonical_colors_count_each_relabelling_once():
+    puzzle = _three_color_fill("free")
     plain = [s for s in Exhaustive(puzzle, symmetry=False).solutions() if s is not None]
     canon = Exhaustive(puzzle, symmetry=True)
     reps = [s for s in canon.solutions() if s is not None]
@@ -144,7 +144,7 @@ def _classes_by_hand(puzzle, solutions):
 
 
 def test_counts_up_to_symmetry():
-    puzzle = _three_colour_fill("touch")
+    puzzle = _three_color_fill("touch")
     solutions = [s for s in Exhaustive(puzzle, symmetry=False).solutions() if s is not None]
     assert len(solutions) == 24
     for sol in solutions:

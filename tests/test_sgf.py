@@ -283,7 +283,7 @@ class TestSetup:
             assert all(pos.color_at(sq(s)) == color for s in squares(value))
         assert pos.to_move == 2
 
-    def test_later_setup_player_sets_colour_to_move(self):
+    def test_later_setup_player_sets_color_to_move(self):
         text = read_data("setup.blksgf")
         cut = text.index(";4[g2,g3")
         pos = read_record(text[:cut] + ")").position()
@@ -394,7 +394,7 @@ class TestRoundTrip:
             ("(;GM[Blokus];PL[3];1[b17,b18,b19,a20,b20];AE[b17,b18,b19,a20,b20])", "PL[2]"),
         ],
     )
-    def test_colour_to_move_round_trips_without_pieces(self, text, player):
+    def test_color_to_move_round_trips_without_pieces(self, text, player):
         # Found by fuzzing: PL was written only with set-up pieces on the board.
         pos = read_record(text).position()
         written = write_record(pos)

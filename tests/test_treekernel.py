@@ -104,7 +104,7 @@ def endgames(board, count: int, most: int, cap: int, hand_pieces: int | None = N
     raise AssertionError(f"not enough small endgames on {board}")
 
 
-def check(pos: Position, oracle: Oracle, colours=range(4), table_bits: int = 14) -> None:
+def check(pos: Position, oracle: Oracle, colors=range(4), table_bits: int = 14) -> None:
     """The compiled engine's two-player value, guaranteed scores and best
     moves equal the oracle's, with and without settling."""
     want = oracle(pos)
@@ -114,7 +114,7 @@ def check(pos: Position, oracle: Oracle, colours=range(4), table_bits: int = 14)
         pos.push(move)
         assert oracle(pos)[0] == value
         pos.pop()
-    for c in colours:
+    for c in colors:
         value, move, _ = tk.guaranteed_score(pos.copy(), c, None, table_bits=table_bits)
         assert value == want[1 + c], (c, value, want)
         pos.push(move)
@@ -159,21 +159,21 @@ def test_small_hands_reach_both_bonuses():
 def test_duo_board_equals_minimax():
     found = endgames(Board.rectangle(14, 14, corners=True), 15, most=8, cap=1500)
     for pos, oracle in found:
-        check(pos, oracle, colours=(pos.to_move,))
+        check(pos, oracle, colors=(pos.to_move,))
 
 
 @pytest.mark.parametrize("variant", [DUO, JUNIOR], ids=["duo", "junior"])
-def test_two_colour_variants_equal_minimax(variant):
+def test_two_color_variants_equal_minimax(variant):
     """Duo (two colours, own start squares) and Junior (two copies of each
     piece, no bonuses): the empty colour slots never move and score 0."""
     for pos, oracle in endgames(variant, 8, most=8, cap=1500):
-        check(pos, oracle, colours=(0, 1))
+        check(pos, oracle, colors=(0, 1))
 
 
 def test_late_classic_positions_equal_minimax():
     found = endgames(CLASSIC, 15, most=8, cap=1500)
     for pos, oracle in found:
-        check(pos, oracle, colours=(pos.to_move, (pos.to_move + 1) % 4))
+        check(pos, oracle, colors=(pos.to_move, (pos.to_move + 1) % 4))
 
 
 def test_values_stay_within_the_solo_optimum_bounds():
@@ -191,7 +191,7 @@ def test_values_stay_within_the_solo_optimum_bounds():
 def test_a_tiny_table_still_gives_exact_values():
     """2**8 entries: replacements and overwritten bounds all the time."""
     for pos, oracle in endgames(SMALL[1], 6, most=9, cap=1500, seed0=200):
-        check(pos, oracle, colours=(0,), table_bits=8)
+        check(pos, oracle, colors=(0,), table_bits=8)
 
 
 def test_out_of_time_gives_bounds_around_the_value():

@@ -25,8 +25,8 @@ from solver.variants import TRIGON, TRIGON_3
 WHITE = (255, 255, 255)
 
 
-def rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+def rgb(hex_color: str) -> tuple[int, int, int]:
+    return tuple(int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def pixel(image: Image.Image, board, sq: int, size_px: int = 600) -> tuple[int, int, int]:
@@ -52,10 +52,10 @@ def position_image() -> Image.Image:
     return png(render.render_position(trigon_position(), last_move=False))
 
 
-def test_triangle_centroids_have_their_colours(position_image):
+def test_triangle_centroids_have_their_colors(position_image):
     b = TRIGON.board
-    for name, colour in (("r15", 0), ("s15", 0), ("t15", 0), ("j12", 1), ("k12", 1), ("z7", 2), ("ab12", 3)):
-        assert pixel(position_image, b, b.parse_square(name)) == rgb(render.COLOR_HEX[colour]), name
+    for name, color in (("r15", 0), ("s15", 0), ("t15", 0), ("j12", 1), ("k12", 1), ("z7", 2), ("ab12", 3)):
+        assert pixel(position_image, b, b.parse_square(name)) == rgb(render.COLOR_HEX[color]), name
     for name in ("i12", "l12", "q15", "u15", "r14", "r9", "a9", "ai10"):  # empty, next to pieces and at the tips
         assert pixel(position_image, b, b.parse_square(name)) == WHITE, name
 

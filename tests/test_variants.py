@@ -19,7 +19,7 @@ from solver.position import Move, Position
 from solver.sgf import read_record, write_record
 from solver.variants import CLASSIC_3, DUO, JUNIOR, VARIANTS, variant_by_game
 
-TWO_COLOUR = [DUO, JUNIOR]
+TWO_COLOR = [DUO, JUNIOR]
 
 
 def reference_moves(pos: Position, color: int) -> set[frozenset]:
@@ -86,7 +86,7 @@ def test_first_moves_on_the_empty_board(variant, first):
     assert [len(pos.legal_placements(c)) for c in range(2, NUM_COLORS)] == [0, 0]
 
 
-@pytest.mark.parametrize("variant", TWO_COLOUR + [CLASSIC_3])
+@pytest.mark.parametrize("variant", TWO_COLOR + [CLASSIC_3])
 @pytest.mark.parametrize("seed", range(3))
 def test_legal_moves_agree_with_the_reference_every_ply(variant, seed):
     rng = random.Random(seed)
@@ -98,7 +98,7 @@ def test_legal_moves_agree_with_the_reference_every_ply(variant, seed):
         pos.push(Move(pos.to_move, rng.choice(pos.legal_placements())))
 
 
-@pytest.mark.parametrize("variant", TWO_COLOUR + [CLASSIC_3])
+@pytest.mark.parametrize("variant", TWO_COLOR + [CLASSIC_3])
 @pytest.mark.parametrize("seed", range(4))
 def test_forced_passes_and_the_end_of_the_game(variant, seed):
     """After every move the next colour in rotation that can move moves
@@ -153,7 +153,7 @@ def _finish_with(variant, last_name: str) -> Position:
 
 # -- records ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", TWO_COLOUR + [CLASSIC_3])
+@pytest.mark.parametrize("variant", TWO_COLOR + [CLASSIC_3])
 @pytest.mark.parametrize("seed", range(3))
 def test_generated_games_round_trip(variant, seed):
     end = random_game(variant, seed)
@@ -179,7 +179,7 @@ def test_duo_record_in_pentobi_style():
     assert "AB[e10]AW[j5]PL[W]" in again and ";W[i3,i4]" in again and ";B[f8,f9]" in again
 
 
-def test_three_player_shared_colour_turns():
+def test_three_player_shared_color_turns():
     """Green's k-th piece (set-up pieces count) is played by player k mod 3."""
     end = random_game(CLASSIC_3, 5)
     pos = Position(CLASSIC_3)
@@ -216,7 +216,7 @@ def test_malformed_duo_records(tmp_path, capsys, text, message):
     assert code == 2 and out.err.startswith("blokus: error: ") and message in out.err
 
 
-def test_show_json_lists_the_variant_colours(tmp_path, capsys):
+def test_show_json_lists_the_variant_colors(tmp_path, capsys):
     end = random_game(DUO, 1)
     path = tmp_path / "duo.blksgf"
     path.write_text(write_record(end), encoding="utf-8")
@@ -230,7 +230,7 @@ def test_show_json_lists_the_variant_colours(tmp_path, capsys):
     assert list(moves["legal_counts"]) == ["purple", "orange"] and moves["color"] == "orange"
 
 
-def test_bad_colour_names_the_variant(tmp_path, capsys):
+def test_bad_color_names_the_variant(tmp_path, capsys):
     path = tmp_path / "duo.blksgf"
     path.write_text("(;GM[Blokus Duo];B[e10])", encoding="utf-8")
     assert main(["moves", str(path), "--color", "blue"]) == 2
@@ -316,7 +316,7 @@ def _green_turn(pos: Position) -> int:
     return greens % 3
 
 
-def test_three_player_guaranteed_scores_follow_the_shared_colour():
+def test_three_player_guaranteed_scores_follow_the_shared_color():
     from solver.endgame import analyze
 
     checked = 0

@@ -66,7 +66,7 @@ def test_accepts_a_valid_solution_and_orders_it():
     assert v.monomino_last == {BLUE: False}
 
 
-def test_accepts_several_colours_and_obstacles():
+def test_accepts_several_colors_and_obstacles():
     p = make(
         pieces={"blue": "V3 2", "red": "O"},
         setup={"green": ["a1,b1,c1"]},
@@ -95,12 +95,12 @@ def test_overlap():
     assert "overlaps" in rejected(p, V3_CORNER, DOMINO_OK, "yellow c4,d4,e4")
 
 
-def test_same_colour_edge():
+def test_same_color_edge():
     p = make()
     assert rejected(p, V3_CORNER, "blue c6,d6") == "t: blue V3 at a5,a6,b6 shares an edge with blue 2 at c6,d6"
 
 
-def test_other_colours_may_share_edges():
+def test_other_colors_may_share_edges():
     p = make(board=OPEN6, pieces={"blue": "V3", "yellow": "I3"}, connect="free")
     placed = moves(p, V3_CORNER, "yellow c6,d6,e6")
     assert verify(p, placed).order == placed
@@ -116,7 +116,7 @@ def test_piece_not_in_hand():
     assert "blue has no piece I3 to place" in rejected(p, V3_CORNER, "blue b4,c4,d4")
 
 
-def test_colour_not_taking_part():
+def test_color_not_taking_part():
     p = make()
     assert "colour yellow does not take part" in rejected(p, V3_CORNER, DOMINO_OK, "yellow f6")
 
@@ -317,7 +317,7 @@ def test_monomino_last_order_replays_in_rotation(seed):
     assert end.last_piece == [MONOMINO] * 4
 
 
-def test_rotation_when_colours_have_different_numbers_of_pieces():
+def test_rotation_when_colors_have_different_numbers_of_pieces():
     p = make(pieces={"blue": "V3 2", "yellow": "1", "red": "O I3"})
     v = verify(p, moves(p, "red f1,e1,f2,e2", DOMINO_OK, "red d3,d4,d5", "yellow f6", V3_CORNER))
     assert [c for c, _ in v.order] == [BLUE, YELLOW, RED, BLUE, RED]

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .model import BoolVar, PuzzleModel
 
 
-def add_colour_order(m: PuzzleModel) -> None:
+def add_color_order(m: PuzzleModel) -> None:
     """Colours in order of first appearance: colour k covers a square only
     if colour k-1 covers an earlier one. Every colour covers some square and
     no square has two colours, so one relabelling of each solution passes."""

@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 
 from ..puzzle import Connect, Goal, Puzzle
 from ..result import Progress, ProgressCallback, Solution, SolveResult, Status
-from ..symmetry import interchangeable_colours
+from ..symmetry import interchangeable_colors
 from .connectivity import violations
 from .counting import add_exact_cover_branching, first_square, images
 from .hints import add_hint
@@ -70,9 +70,9 @@ def solve(
         puzzle = puzzle.with_goal(Goal.COUNT)
         encoding = "cuts"  # auxiliary variables would count a solution many times
     # (the symmetric model ties colours to turns: no relabelling there)
-    ordered = counting and not symmetric and interchangeable_colours(puzzle) and bool(puzzle.pieces[puzzle.colors[0]])
+    ordered = counting and not symmetric and interchangeable_colors(puzzle) and bool(puzzle.pieces[puzzle.colors[0]])
     first = first_square(puzzle) if counting and not symmetric else None
-    m = build(puzzle, encoding, symmetric, order_colours=ordered, order_board=first)
+    m = build(puzzle, encoding, symmetric, order_colors=ordered, order_board=first)
     if counting:
         add_exact_cover_branching(m)
     if hint:

@@ -33,10 +33,10 @@ from ..pieces import MONOMINO, PIECE_SIZES
 from ..placements import Placement
 from ..puzzle import Connect, Goal, Measure, Puzzle, SameShape
 from ..scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
-from ..symmetry import interchangeable_colours, quarter_turn_placements, symmetry_applies
+from ..symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 from .candidates import add_candidates
 from .connectivity import add_levels
-from .counting import add_board_order, add_colour_order
+from .counting import add_board_order, add_color_order
 
 ENCODINGS = ("auto", "levels", "cuts")
 
@@ -80,7 +80,7 @@ class PuzzleModel:
 
 
 def build(
-    puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colours: bool = False,
+    puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colors: bool = False,
     order_board: int | None = None,
 ) -> PuzzleModel:
     """Build the CP-SAT model of a puzzle (no solving, no printing). With
@@ -90,12 +90,12 @@ def build(
     solution of each class of colour relabellings, and with ``order_board``
     (a square every solution covers) of each class of turns and mirrors."""
     encoding = _encoding(encoding, puzzle)
-    _check_symmetry_options(puzzle, symmetric, order_colours)
+    _check_symmetry_options(puzzle, symmetric, order_colors)
     m = PuzzleModel(puzzle, encoding, cp_model.CpModel())
     game = puzzle.connect is Connect.GAME
     add_candidates(m)
-    by_colour_piece, covering = _index_candidates(m)
-    _add_piece_constraints(m, by_colour_piece)
+    by_color_piece, covering = _index_candidates(m)
+    _add_piece_constraints(m, by_color_piece)
     _add_square_constraints(m, covering)
     _add_covered(m, covering)
     _add_start_squares(m)
@@ -108,9 +108,9 @@ def build(
     if puzzle.same_shape is not SameShape.NONE:
         _add_same_shape(m, covering)
     if puzzle.goal is Goal.MAXIMIZE:
-        _add_objective(m, by_colour_piece)
-    if order_colours:
-        add_colour_order(m)
+        _add_objective(m, by_color_piece)
+    if order_colors:
+        add_color_order(m)
     if order_board is not None:
         add_board_order(m, order_board)
     if symmetric:
@@ -131,11 +131,11 @@ def _encoding(name: str, puzzle: Puzzle) -> str:
     return name
 
 
-def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colours: bool) -> None:
+def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colors: bool) -> None:
     """Refuse the symmetric model, or the colour order, on a puzzle it does not fit."""
     if symmetric and symmetry_applies(puzzle) is not None:
         raise CpsatError(f"the symmetric model does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
-    if order_colours and (not interchangeable_colours(puzzle) or puzzle.goal is Goal.MAXIMIZE):
+    if order_colors and (not interchangeable_colors(puzzle) or puzzle.goal is Goal.MAXIMIZE):
         raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
 
 
@@ -144,24 +144,24 @@ def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colours: bool
 def _index_candidates(m: PuzzleModel) -> tuple[dict[tuple[int, int], list[BoolVar]], Covering]:
     """The candidates by (colour, piece), and by (colour, square covered)."""
     t = m.puzzle.table
-    by_colour_piece: dict[tuple[int, int], list[BoolVar]] = {}
+    by_color_piece: dict[tuple[int, int], list[BoolVar]] = {}
     covering: Covering = {}
     for (c, p), v in m.x.items():
-        by_colour_piece.setdefault((c, t.piece[p]), []).append(v)
+        by_color_piece.setdefault((c, t.piece[p]), []).append(v)
         for s in t.squares[p]:
             covering.setdefault((c, s), []).append((p, v))
-    return by_colour_piece, covering
+    return by_color_piece, covering
 
 
 # -- the rules ----------------------------------------------------------------------
 
-def _add_piece_constraints(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
+def _add_piece_constraints(m: PuzzleModel, by_color_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
     """Each piece of a colour at most once; exactly once for place-all (a
     piece that fits nowhere makes the model infeasible)."""
     puzzle, model = m.puzzle, m.model
     for c in puzzle.colors:
         for piece in puzzle.pieces[c]:
-            vs = by_colour_piece.get((c, piece), [])
+            vs = by_color_piece.get((c, piece), [])
             if puzzle.goal is not Goal.MAXIMIZE:
                 if not vs:
                     model.add_bool_or([])
@@ -291,7 +291,7 @@ def _add_same_shape(m: PuzzleModel, covering: Covering) -> None:
 
 # -- objective ------------------------------------------------------------------------
 
-def _add_objective(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
+def _add_objective(m: PuzzleModel, by_color_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
     """Maximize the target colours' squares placed, or their advanced score
     (minus the squares left in hand, +15 with every piece placed, +20 more
     with the monomino last), between tight bounds."""
@@ -305,7 +305,7 @@ def _add_objective(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[B
             terms.append(squares)
             bound += total
         else:
-            terms.append(squares - total + _bonuses(m, c, by_colour_piece))
+            terms.append(squares - total + _bonuses(m, c, by_color_piece))
             bound += best_bonus(MONOMINO in puzzle.pieces[c])
     m.objective_bound = bound
     in_hand = sum(PIECE_SIZES[i] for c in puzzle.target for i in puzzle.pieces[c])
@@ -315,13 +315,13 @@ def _add_objective(m: PuzzleModel, by_colour_piece: dict[tuple[int, int], list[B
     model.maximize(value)
 
 
-def _bonuses(m: PuzzleModel, c: int, by_colour_piece: dict[tuple[int, int], list[BoolVar]]) -> cp_model.LinearExpr:
+def _bonuses(m: PuzzleModel, c: int, by_color_piece: dict[tuple[int, int], list[BoolVar]]) -> cp_model.LinearExpr:
     """Colour c's +15 (every piece placed) and +20 (monomino last) as
     booleans (all_placed, mono_last) times the bonus."""
     puzzle, model = m.puzzle, m.model
     everything = m.all_placed[c] = model.new_bool_var(f"all_{COLORS[c]}")
     for piece in puzzle.pieces[c]:
-        vs = by_colour_piece.get((c, piece), [])
+        vs = by_color_piece.get((c, piece), [])
         model.add(sum(vs) >= 1).only_enforce_if(everything) if vs else model.add_bool_or([everything.Not()])
     bonus = ALL_PLACED_BONUS * everything
     if MONOMINO in puzzle.pieces[c]:

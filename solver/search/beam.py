@@ -99,14 +99,14 @@ class BeamSearch:
     def initial_state(self) -> SearchState:
         return SearchState(self.puzzle)
 
-    def pick_colour(self, st: SearchState) -> int:
+    def pick_color(self, st: SearchState) -> int:
         return max(
             (c for c in self.puzzle.colors if st.left[c]),
             key=lambda c: (st.squares_left[c], -c),
         )
 
     def moves(self, st: SearchState, rng: random.Random, branch: int) -> list[tuple[int, Placement]]:
-        c = self.pick_colour(st)
+        c = self.pick_color(st)
         return [(c, p) for p in self.ordered(st, c, rng)[:branch]]
 
     def play(self, st: SearchState, c: int, p: Placement) -> None:

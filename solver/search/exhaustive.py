@@ -36,7 +36,7 @@ from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..placements import Placement, PlacementTable
 from ..puzzle import Connect, Goal, Measure, Puzzle, objective_value
 from ..scoring import best_bonus
-from ..symmetry import interchangeable_colours
+from ..symmetry import interchangeable_colors
 from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
 from .rules import corner_connected, final_rules_hold
 from .state import SearchState
@@ -78,7 +78,7 @@ class Exhaustive:
             # other colours' pieces can only get in the way, unless their
             # set-up pieces need more pieces to touch or to be joined up
             self.colors = [c for c in self.colors if c in puzzle.target or not self._setup_complete(c)]
-        self.canonical = symmetry and self.fill and interchangeable_colours(puzzle)
+        self.canonical = symmetry and self.fill and interchangeable_colors(puzzle)
         self.multiplier = math.factorial(len(self.colors)) if self.canonical else 1
         self.lonely_rule = puzzle.connect is Connect.TOUCH or (puzzle.connect is Connect.GAME and self.mode == "square")
         self.group_size = {c: len(puzzle.pieces.get(c, ())) + len(puzzle.setup_of(c)) for c in range(4)}
@@ -260,11 +260,11 @@ class Exhaustive:
         s = (empty & -empty).bit_length() - 1
         if self.canonical:
             fresh = [c for c in self.colors if c not in used][:1]
-            colours = [c for c in self.colors if c in used] + fresh
+            colors = [c for c in self.colors if c in used] + fresh
         else:
-            colours = self.colors
+            colors = self.colors
         key = t.key
-        for c in colours:
+        for c in colors:
             if not st.left[c]:
                 continue
             for p in self.starts_at[s]:

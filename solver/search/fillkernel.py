@@ -59,7 +59,7 @@ from numba.extending import intrinsic
 from ..geometry import SQUARE, mask_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..puzzle import Puzzle
-from ..symmetry import interchangeable_colours
+from ..symmetry import interchangeable_colors
 
 MAX_SQUARES = 128
 DEFAULT_K = 1
@@ -139,7 +139,7 @@ class Rules(NamedTuple):
     never: bool  # no arrangement can pass the verifier
 
 
-class Colours(NamedTuple):
+class Colors(NamedTuple):
     """Per-colour constants (index: colour 0-3)."""
 
     active: np.ndarray  # (k,) int64 the colours with pieces to place, in order
@@ -155,7 +155,7 @@ class Slots(NamedTuple):
     """The pieces on the board, one slot each: the set-up pieces of the
     puzzle's colours, then the piece placed at level l in slot n_setup + l."""
 
-    colour: np.ndarray  # (NS,) int64, -1 when free
+    color: np.ndarray  # (NS,) int64, -1 when free
     mask: np.ndarray  # (NS, 2) uint64
     corner: np.ndarray  # (NS, 2) uint64
     piece: np.ndarray  # (NS,) int64
@@ -174,7 +174,7 @@ class Stack(NamedTuple):
     lonely: np.ndarray  # (LV, 2) uint64 bits over slots: pieces touching no piece of their colour
     used: np.ndarray  # (LV,) int64 colours used so far (canonical labelling)
     sizes: np.ndarray  # (LV, 6) int64 pieces left of each size
-    opt_colour: np.ndarray  # (LV, MAXOPT) int64 the options at level l ...
+    opt_color: np.ndarray  # (LV, MAXOPT) int64 the options at level l ...
     opt_placement: np.ndarray  # (LV, MAXOPT) int64 ... (colour, placement)
     n_opts: np.ndarray  # (LV,) int64
     next_opt: np.ndarray  # (LV,) int64 the next option to try
@@ -319,7 +319,7 @@ def _connected(col, skip, nslots, slots):
     g0 = ZERO
     g1 = ZERO
     total = 0
-    mine = slots.colour
+    mine = slots.color
     ing = slots.in_group
     for j in range(nslots):
         ing[j] = False
@@ -350,16 +350,16 @@ def _connected(col, skip, nslots, slots):
 
 
 @njit(**_JIT)
-def _monomino_last_ok(c, nslots, rules, colours, slots):
+def _monomino_last_ok(c, nslots, rules, colors, slots):
     """Colour c's pieces (game rule) can be played with the monomino last:
     the monomino is placed in the search, the others form one group and
     cover the start squares without it, and it touches them at a corner."""
-    s0 = colours.start[c, 0]
-    s1 = colours.start[c, 1]
+    s0 = colors.start[c, 0]
+    s1 = colors.start[c, 1]
     mono = -1
     mine = 0
     for j in range(rules.n_setup, nslots):
-        if slots.colour[j] == c:
+        if slots.color[j] == c:
             mine += 1
             if slots.piece[j] == MONOMINO:
                 mono = j
@@ -371,14 +371,14 @@ def _monomino_last_ok(c, nslots, rules, colours, slots):
     rest1 = ZERO
     covers = False
     for j in range(nslots):
-        if slots.colour[j] == c and j != mono:
+        if slots.color[j] == c and j != mono:
             rest0 |= slots.mask[j, 0]
             rest1 |= slots.mask[j, 1]
             if (slots.mask[j, 0] & s0) | (slots.mask[j, 1] & s1):
                 covers = True
     if not (rest0 | rest1):
         return True
-    if (s0 | s1) and colours.n_setup[c] == 0 and not covers:
+    if (s0 | s1) and colors.n_setup[c] == 0 and not covers:
         return False
     if not _connected(c, mono, nslots, slots):
         return False
@@ -386,7 +386,7 @@ def _monomino_last_ok(c, nslots, rules, colours, slots):
 
 
 @njit(**_JIT)
-def _leaf_ok(lv, rules, board, colours, st, slots):
+def _leaf_ok(lv, rules, board, colors, st, slots):
     """The rules the branching does not enforce, at a full board."""
     if rules.never:
         return False
@@ -399,20 +399,20 @@ def _leaf_ok(lv, rules, board, colours, st, slots):
         return False
     nslots = rules.n_setup + lv
     for c in range(4):
-        if not colours.in_puzzle[c]:
+        if not colors.in_puzzle[c]:
             continue
         o0 = st.own[lv, c, 0]
         o1 = st.own[lv, c, 1]
         if not (o0 | o1):
             continue
-        s0 = colours.start[c, 0]
-        s1 = colours.start[c, 1]
+        s0 = colors.start[c, 0]
+        s1 = colors.start[c, 1]
         if (s0 | s1) and not ((s0 & o0) | (s1 & o1)):
             return False
         if rules.game:
             if not _connected(c, -1, nslots, slots):
                 return False
-            if rules.monomino_last and not _monomino_last_ok(c, nslots, rules, colours, slots):
+            if rules.monomino_last and not _monomino_last_ok(c, nslots, rules, colors, slots):
                 return False
     return True
 
@@ -450,7 +450,7 @@ def _take_option(L, pl, rules, slots, st):
     it is lonely at level L + 1 until it proves otherwise. The rest of row
     L + 1 is filled in only once the lonely pieces survive the move."""
     i = st.next_opt[L]
-    c = st.opt_colour[L, i]
+    c = st.opt_color[L, i]
     p = st.opt_placement[L, i]
     st.next_opt[L] = i + 1
     pb = pl.piece[p]
@@ -459,7 +459,7 @@ def _take_option(L, pl, rules, slots, st):
     st.shape_block[pb, 0] |= pl.near[p, 0]
     st.shape_block[pb, 1] |= pl.near[p, 1]
     j = rules.n_setup + L
-    slots.colour[j] = c
+    slots.color[j] = c
     slots.mask[j, 0] = pl.mask[p, 0]
     slots.mask[j, 1] = pl.mask[p, 1]
     slots.corner[j, 0] = pl.corner[p, 0]
@@ -484,7 +484,7 @@ def _undo_shape(L, p, pl, st):
 
 
 @njit(inline="always", **_JIT)
-def _colour_after(src, col, c, p, pl, st):
+def _color_after(src, col, c, p, pl, st):
     """Colour col's squares, pieces left and forbidden squares after colour
     c's placement p on row src (p = -1: none)."""
     o0 = st.own[src, col, 0]
@@ -529,7 +529,7 @@ def _corner_placement(j, left, f0, f1, s_low, pl, cover, board, rules, slots, st
 
 
 @njit(inline="always", **_JIT)
-def _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
+def _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colors, slots, st):
     """After colour c's placement p (p = -1: the root), every lonely piece
     (touching no piece of its colour at a corner) can still get company.
     Writes the pieces still lonely to st.lonely[lv] when all can."""
@@ -540,9 +540,9 @@ def _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
     b1 = l1
     while b0 | b1:
         j, b0, b1 = _pop_lowest(b0, b1)
-        col = slots.colour[j]
-        o0, o1, left, f0, f1 = _colour_after(src, col, c, p, pl, st)
-        if (slots.corner[j, 0] & o0) | (slots.corner[j, 1] & o1) or (rules.game and colours.small[col]):
+        col = slots.color[j]
+        o0, o1, left, f0, f1 = _color_after(src, col, c, p, pl, st)
+        if (slots.corner[j, 0] & o0) | (slots.corner[j, 1] & o1) or (rules.game and colors.small[col]):
             l0, l1 = _without_bit(l0, l1, j)
         elif not _corner_placement(j, left, f0, f1, s_low, pl, cover, board, rules, slots, st):
             return False
@@ -552,7 +552,7 @@ def _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
 
 
 @njit(inline="always", **_JIT)
-def _fill_row(lv, c, p, pl, rules, colours, st):
+def _fill_row(lv, c, p, pl, rules, colors, st):
     """Row lv of the stack := row lv - 1 plus colour c's placement p."""
     po = lv - 1
     m0 = pl.mask[p, 0]
@@ -574,17 +574,17 @@ def _fill_row(lv, c, p, pl, rules, colours, st):
         st.sizes[lv, z] = st.sizes[po, z]
     st.sizes[lv, pl.size[p]] -= 1
     st.used[lv] = st.used[po]
-    if rules.canonical and colours.rank[c] == st.used[po]:
+    if rules.canonical and colors.rank[c] == st.used[po]:
         st.used[lv] = st.used[po] + 1
 
 
 @njit(inline="always", **_JIT)
-def _uncoverable(lv, e0, e1, board, colours, st):
+def _uncoverable(lv, e0, e1, board, colors, st):
     """An empty square every colour with pieces left is forbidden to cover."""
     a0 = board.full[0]
     a1 = board.full[1]
-    for a in range(len(colours.active)):
-        c = colours.active[a]
+    for a in range(len(colors.active)):
+        c = colors.active[a]
         if st.left[lv, c]:
             a0 &= st.forbidden[lv, c, 0]
             a1 &= st.forbidden[lv, c, 1]
@@ -592,14 +592,14 @@ def _uncoverable(lv, e0, e1, board, colours, st):
 
 
 @njit(inline="always", **_JIT)
-def _starts_ok(lv, e0, e1, colours, st):
+def _starts_ok(lv, e0, e1, colors, st):
     """Every colour with start squares covers one, or can still: one is
     empty and open to it while it has pieces left."""
     for c in range(4):
-        if not colours.has_start[c]:
+        if not colors.has_start[c]:
             continue
-        s0 = colours.start[c, 0]
-        s1 = colours.start[c, 1]
+        s0 = colors.start[c, 0]
+        s1 = colors.start[c, 1]
         if (s0 & st.own[lv, c, 0]) | (s1 & st.own[lv, c, 1]):
             continue
         if st.left[lv, c] == 0:
@@ -633,14 +633,14 @@ def _sizes_fit(lv, p, e0, e1, pl, board, st):
 
 
 @njit(inline="always", **_JIT)
-def _options_at(s, lv, s_low, limit, store, pl, cover, rules, colours, st):
+def _options_at(s, lv, s_low, limit, store, pl, cover, rules, colors, st):
     """The options (colour, placement) covering square s at level lv: the
     placements clear of covered squares (and of the same-shape rule) that
     reach no lower than s_low, each for the colours allowed to place it
     (under canonical labelling, the colours used so far and the next one).
     Counts them, stopping once the count reaches ``limit``; with ``store``
     they become row lv's options."""
-    nallow = len(colours.active)
+    nallow = len(colors.active)
     if rules.canonical:
         nallow = min(st.used[lv] + 1, nallow)
     o0 = st.occupied[lv, 0]
@@ -658,11 +658,11 @@ def _options_at(s, lv, s_low, limit, store, pl, cover, rules, colours, st):
         if rules.shapes and (x0 & st.shape_block[pb, 0]) | (x1 & st.shape_block[pb, 1]):
             continue
         for a in range(nallow):
-            c = colours.active[a]
+            c = colors.active[a]
             if (st.left[lv, c] >> pb) & 1 and not (
                     (x0 & st.forbidden[lv, c, 0]) | (x1 & st.forbidden[lv, c, 1])):
                 if store:
-                    st.opt_colour[lv, n] = c
+                    st.opt_color[lv, n] = c
                     st.opt_placement[lv, n] = r
                 n += 1
         if n >= limit:
@@ -671,7 +671,7 @@ def _options_at(s, lv, s_low, limit, store, pl, cover, rules, colours, st):
 
 
 @njit(inline="always", **_JIT)
-def _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st):
+def _branch(lv, e0, e1, s_low, pl, cover, rules, colors, st):
     """List row lv's options: those of the square with the fewest among the
     first K empty squares (a square with at most one wins at once).
     Returns their number (0: a square nothing can cover)."""
@@ -683,7 +683,7 @@ def _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st):
     while (q0 | q1) and seen < rules.K:
         s, q0, q1 = _pop_lowest(q0, q1)
         seen += 1
-        n = _options_at(s, lv, s_low, best_n, False, pl, cover, rules, colours, st)
+        n = _options_at(s, lv, s_low, best_n, False, pl, cover, rules, colors, st)
         if n < best_n:
             best_n = n
             best = s
@@ -691,7 +691,7 @@ def _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st):
                 break
     if best_n == 0:
         return 0
-    st.n_opts[lv] = _options_at(best, lv, s_low, NO_LIMIT, True, pl, cover, rules, colours, st)
+    st.n_opts[lv] = _options_at(best, lv, s_low, NO_LIMIT, True, pl, cover, rules, colors, st)
     st.next_opt[lv] = 0
     return st.n_opts[lv]
 
@@ -711,15 +711,15 @@ def _empty_after(lv, p, pl, board, st):
 
 
 @njit(inline="always", **_JIT)
-def _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colours, slots, st):
+def _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colors, slots, st):
     """The node that colour c's placement p made at level lv passes the
     pruning tests; fills in its row of the stack once its lonely pieces
     survive (the root: lv = 0, p = -1)."""
-    if rules.lonely and not _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colours, slots, st):
+    if rules.lonely and not _lonely_ok(lv, c, p, s_low, pl, cover, board, rules, colors, slots, st):
         return False
     if lv > 0:
-        _fill_row(lv, c, p, pl, rules, colours, st)
-    if _uncoverable(lv, e0, e1, board, colours, st) or not _starts_ok(lv, e0, e1, colours, st):
+        _fill_row(lv, c, p, pl, rules, colors, st)
+    if _uncoverable(lv, e0, e1, board, colors, st) or not _starts_ok(lv, e0, e1, colors, st):
         return False
     return _sizes_fit(lv, p, e0, e1, pl, board, st)
 
@@ -729,13 +729,13 @@ def _store_solution(lv, row, pl, st, out):
     """Write the moves of levels 0..lv-1 (the options taken) to solution row ``row``."""
     for d in range(lv):
         i = st.next_opt[d] - 1
-        out.solutions[row, d, 0] = st.opt_colour[d, i]
+        out.solutions[row, d, 0] = st.opt_color[d, i]
         out.solutions[row, d, 1] = pl.table_index[st.opt_placement[d, i]]
 
 
 # -- the search loop --------------------------------------------------------------
 @njit(**_JIT)
-def _kernel(pl, cover, board, rules, colours, slots, st, out, max_nodes):
+def _kernel(pl, cover, board, rules, colors, slots, st, out, max_nodes):
     """The depth-first search: evaluate the node just made, then take the
     next option of the deepest level with options left (backtracking over
     exhausted levels), until the tree is done, ``max_nodes`` more nodes
@@ -765,11 +765,11 @@ def _kernel(pl, cover, board, rules, colours, slots, st, out, max_nodes):
             # -- evaluate the node colour c's placement p made at level lv
             fresh = False
             e0, e1, s_low = _empty_after(lv, p, pl, board, st)
-            if not _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colours, slots, st):
+            if not _survives(lv, c, p, e0, e1, s_low, pl, cover, board, rules, colors, slots, st):
                 outcome = PRUNED
             elif not (e0 | e1):
-                outcome = SOLUTION if _leaf_ok(lv, rules, board, colours, st, slots) else DEAD_END
-            elif _branch(lv, e0, e1, s_low, pl, cover, rules, colours, st) == 0:
+                outcome = SOLUTION if _leaf_ok(lv, rules, board, colors, st, slots) else DEAD_END
+            elif _branch(lv, e0, e1, s_low, pl, cover, rules, colors, st) == 0:
                 outcome = DEAD_END
             else:
                 outcome = BRANCHED
@@ -964,14 +964,14 @@ def _board_masks(puzzle: Puzzle) -> BoardMasks:
                       _pair(b.open_mask & ~mask_of(puzzle.empty)), _pair(mask_of(puzzle.stars)))
 
 
-def _colours(puzzle: Puzzle, act: list[int]) -> Colours:
+def _colors(puzzle: Puzzle, act: list[int]) -> Colors:
     """The per-colour constants; ``act``: the colours with pieces to place."""
     b = puzzle.board
     rank = np.full(4, -1, np.int64)
     for i, c in enumerate(act):
         rank[c] = i
     pieces = [len(puzzle.pieces.get(c, ())) + len(puzzle.setup_of(c)) for c in range(4)]
-    return Colours(
+    return Colors(
         active=np.array(act, np.int64),
         rank=rank,
         start=np.array([_words(b.start_masks[c]) for c in range(4)], np.uint64),
@@ -991,7 +991,7 @@ def _slots(puzzle: Puzzle, own: list[int], D: int) -> tuple[Slots, int]:
                   np.zeros(NS, np.int64), np.full(NS, -1, np.int64), np.zeros(NS, np.bool_))
     lonely = 0
     for j, (c, p) in enumerate(setup_slots):
-        slots.colour[j] = c
+        slots.color[j] = c
         slots.mask[j] = _words(t.mask[p])
         slots.corner[j] = _words(t.corner[p])
         slots.piece[j] = t.piece[p]
@@ -1008,7 +1008,7 @@ def _stack(puzzle: Puzzle, act: list[int], start: _Start, lonely: int, maxcov: i
         occupied=np.zeros((LV, 2), np.uint64), forbidden=np.zeros((LV, 4, 2), np.uint64),
         own=np.zeros((LV, 4, 2), np.uint64), left=np.zeros((LV, 4), np.int64),
         lonely=np.zeros((LV, 2), np.uint64), used=np.zeros(LV, np.int64), sizes=np.zeros((LV, 6), np.int64),
-        opt_colour=np.zeros((LV, maxopt), np.int64), opt_placement=np.zeros((LV, maxopt), np.int64),
+        opt_color=np.zeros((LV, maxopt), np.int64), opt_placement=np.zeros((LV, maxopt), np.int64),
         n_opts=np.zeros(LV, np.int64), next_opt=np.zeros(LV, np.int64),
         shape_block=np.array([_words(m) for m in start.shape_block], np.uint64),
         shape_saved=np.zeros((LV, 2), np.uint64))
@@ -1045,14 +1045,14 @@ class FillKernel:
             raise ValueError(f"{puzzle.name}: the fill kernel cannot search it: {reason}")
         self.puzzle = puzzle
         self.act = act = [c for c in puzzle.colors if puzzle.pieces[c]]
-        self.canonical = bool(symmetry and interchangeable_colours(puzzle))
+        self.canonical = bool(symmetry and interchangeable_colors(puzzle))
         self.multiplier = math.factorial(len(act)) if self.canonical else 1
         self.K = K = max(1, K)
         self.D = D = sum(len(puzzle.pieces[c]) for c in act)
         start = _start(puzzle, act)
         self.placements, self.cover, maxcov = _placements(puzzle, act, start.base)
         self.board_masks = _board_masks(puzzle)
-        self.colours = _colours(puzzle, act)
+        self.colors = _colors(puzzle, act)
         self.slots, lonely = _slots(puzzle, start.own, D)
         self.stack = _stack(puzzle, act, start, lonely, maxcov, D)
         never = _never(puzzle)
@@ -1121,7 +1121,7 @@ class FillKernel:
         """Search up to max_nodes more nodes; True when the tree is done.
         Returns early (False) also when ``stop_after`` solutions are found."""
         while True:
-            status = _kernel(self.placements, self.cover, self.board_masks, self.rules, self.colours,
+            status = _kernel(self.placements, self.cover, self.board_masks, self.rules, self.colors,
                              self.slots, self.stack, Progress(self.ctl, self.solbuf), np.int64(max_nodes))
             if status == BUFFER_FULL:
                 rows = min(self._keep, max(16, 2 * len(self.solbuf)))
