@@ -51,23 +51,17 @@ import math
 from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
-from llvmlite import ir
 from numba import njit
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from ..geometry import SQUARE, mask_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..puzzle import Puzzle
 from ..symmetry import interchangeable_colors
+from .bitops import ONE, U63, U64, ZERO, ctz, popcount
 
 MAX_SQUARES = 128
 DEFAULT_K = 1
 
-ZERO = np.uint64(0)
-ONE = np.uint64(1)
-U63 = np.uint64(63)
-U64 = np.uint64(64)
 
 # The compiled functions run without numba's reference counting (the jit
 # option ``_nrt=False``, private but what numba's own library code uses for
@@ -190,32 +184,6 @@ class Progress(NamedTuple):
 
 
 # -- bit helpers ------------------------------------------------------------------
-@intrinsic
-def _popcount(typingctx, x):
-    if x != types.uint64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
-        return builder.call(fn, [args[0]])
-
-    return types.int64(types.uint64), codegen
-
-
-@intrinsic
-def _ctz(typingctx, x):
-    if x != types.uint64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i64")
-        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-    return types.int64(types.uint64), codegen
-
-
 @njit(**_JIT)
 def _shl(lo, hi, n):
     """(lo, hi) << n for 0 < n < 128."""
@@ -269,7 +237,7 @@ def _regions_ok(e0, e1, s0, s1, smallest, g, board):
                 break
             r0 = n0
             r1 = n1
-        n = _popcount(r0) + _popcount(r1)
+        n = popcount(r0) + popcount(r1)
         if n < smallest or n % g != 0:
             return False
         s0 &= ~r0
@@ -422,8 +390,8 @@ def _leaf_ok(lv, rules, board, colors, st, slots):
 def _pop_lowest(q0, q1):
     """The lowest square of a non-empty set and the set without it."""
     if q0:
-        return _ctz(q0), q0 & (q0 - ONE), q1
-    return 64 + _ctz(q1), q0, q1 & (q1 - ONE)
+        return ctz(q0), q0 & (q0 - ONE), q1
+    return 64 + ctz(q1), q0, q1 & (q1 - ONE)
 
 
 @njit(inline="always", **_JIT)
