@@ -2,7 +2,7 @@
 on a few hundred (position, colour) solo-optimum problems, side by side.
 
     python benchmarks/solo_optima.py [--games 10] [--seed 13] [--limit 10]
-        [--engines search,cpsat] [--cpsat-params TEXT] [--workers 0]
+        [--engines search,cpsat,cpsat-cold] [--cpsat-params TEXT] [--workers 0]
         [--json out.json] [--only in.json --slower 0.5] [--verbose]
 
 Problems: seeded four-colour games, ``--games`` per policy, under three
@@ -33,11 +33,14 @@ import random
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.cpsat import driver  # noqa: E402
 from solver.endgame import solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
 from solver.position import Move, Position  # noqa: E402
@@ -102,13 +105,30 @@ def problems(games: int, seed: int) -> list[Problem]:
 
 
 def run(problem: Problem, engine: str, limit: float, workers: int, params: str) -> None:
-    """Solve one problem with one engine (verified by solving.solve) and keep the time."""
+    """Solve one problem with one engine (verified by solving.solve) and keep
+    the time. ``cpsat-cold`` is CP-SAT without its own warm start."""
     puzzle = solo_puzzle(problem.pos, problem.color)
-    options = {"workers": workers, "cpsat_params": params} if engine == "cpsat" else {}
+    name = "cpsat" if engine.startswith("cpsat") else engine
+    options = {"workers": workers, "cpsat_params": params} if name == "cpsat" else {}
     start = time.perf_counter()
-    result = solve(puzzle, engine, time_limit=limit, **options)
+    with _cold(engine == "cpsat-cold"):
+        result = solve(puzzle, name, time_limit=limit, **options)
     problem.seconds[engine] = time.perf_counter() - start
     problem.results[engine] = result
+
+
+@contextmanager
+def _cold(cold: bool) -> Iterator[None]:
+    """Within: CP-SAT without its warm start (when ``cold``)."""
+    if not cold:
+        yield
+        return
+    saved = driver.warm_start
+    driver.warm_start = lambda m: None
+    try:
+        yield
+    finally:
+        driver.warm_start = saved
 
 
 def wrong(problem: Problem, engine: str) -> bool:
@@ -157,7 +177,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10, help="games per policy")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per engine per problem")
-    ap.add_argument("--engines", default="search,cpsat")
+    ap.add_argument("--engines", default="search,cpsat", help="of search, cpsat, cpsat-cold (no warm start)")
     ap.add_argument("--workers", type=int, default=0, help="CP-SAT workers (0: one per core)")
     ap.add_argument("--cpsat-params", default="", help="extra CP-SAT parameters, text format")
     ap.add_argument("--json", help="write every problem's figures here")

@@ -17,6 +17,7 @@ from ..symmetry import interchangeable_colors
 from .connectivity import violations
 from .counting import add_exact_cover_branching, first_square, images
 from .hints import add_hint
+from .warmstart import warm_start
 from .model import CpsatError, PuzzleModel, build
 
 
@@ -75,6 +76,8 @@ def solve(
     m = build(puzzle, encoding, symmetric, order_colors=ordered, order_board=first)
     if counting:
         add_exact_cover_branching(m)
+    if not hint and not counting:
+        hint = warm_start(m)  # our own, for one colour's maximize puzzles (None elsewhere)
     if hint:
         add_hint(m, hint)
     solver = cp_model.CpSolver()
