@@ -52,6 +52,8 @@ def _hint_levels(m: PuzzleModel, c: int, placements: Solution, covered: set[tupl
     puzzle, t, b = m.puzzle, m.puzzle.table, m.puzzle.board
     mine = {s for col, s in covered if col == c}
     fixed = m.root_mask.get(c, 0)
+    # set-up groups other than the root group have levels too, and are joined through the covered squares
+    mine |= set(squares_of(puzzle.masks.setup[c] & ~fixed)) if fixed else set()
     roots = {s for s in squares_of(fixed)} if fixed else set()
     if not roots and mine:
         starts = b.start_masks[c]
@@ -60,7 +62,7 @@ def _hint_levels(m: PuzzleModel, c: int, placements: Solution, covered: set[tupl
     level = _breadth_first_levels(puzzle, roots, mine, mono if puzzle.monomino_last else set())
     for (col, s), v in m.levels.items():
         if col == c:
-            hi = v.proto.domain[-1]
+            hi = list(v.proto.domain)[-1]  # (the proto field takes no negative index: [-1] gave 0)
             values[v] = min(level.get(s, hi), hi)
     for (col, s, n), v in m.parents.items():
         if col == c:
