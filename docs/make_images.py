@@ -6,6 +6,9 @@
   analysed (about 3 s): the placements reaching the solo optimum of the
   colour to move are hatched; the same as
   ``blokus analyze puzzles/games/sample-2p.blksgf --move 56 --render docs/endgame-2p.png``.
+- ``docs/trigon.png``: puzzles/games/sample-trigon.blksgf (a seeded Blokus
+  Trigon game, largest piece first) after move 60; the same as
+  ``blokus render puzzles/games/sample-trigon.blksgf --move 60 -o docs/trigon.png``.
 """
 
 from __future__ import annotations
@@ -43,6 +46,14 @@ def endgame_2p(move: int = 56) -> Path:
     return out
 
 
+def trigon(move: int = 60) -> Path:
+    out = DOCS / "trigon.png"
+    game = ROOT / "puzzles" / "games" / "sample-trigon.blksgf"
+    if main(["render", str(game), "--move", str(move), "-o", str(out)]) != 0:
+        raise SystemExit("the render failed")
+    return out
+
+
 if __name__ == "__main__":
-    for path in (solo_21(), endgame_2p()):
+    for path in (solo_21(), endgame_2p(), trigon()):
         print(path.relative_to(ROOT))

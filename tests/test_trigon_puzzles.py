@@ -176,3 +176,13 @@ def test_small_trigon_puzzle_has_one_solution_by_both_engines():
     assert result.solution_count == 1 and result.count_complete and len(result.solutions) == 1
     assert verify(p.with_goal("count"), result.solutions[0])  # solve() verified it already; once more here
     assert {sq for c, pl in result.solutions[0] for sq in p.table.squares[pl]} >= p.stars
+
+
+def test_the_readme_trigon_example_is_the_bundled_puzzle():
+    import re
+
+    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### Blokus Trigon.*?```toml\n(.*?)```", readme, re.S).group(1)
+    example = parse_puzzle(block, "readme.toml")
+    bundled = load_puzzle(PUZZLES / "trigon-stars-hex3.toml")
+    assert canonical(example)[:-2] == canonical(bundled)[:-2]  # all but the name and description
