@@ -17,7 +17,7 @@ from .errors import BlokusError, OptionError
 from .geometry import COLORS, NUM_COLORS
 from .pieces import PIECES
 from .result import Progress, Status, Stopwatch
-from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, check_int, check_time_limit
+from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
@@ -111,9 +111,12 @@ def _add_solve(sub) -> None:
          "blokus solve puzzles/solo-21.toml --engine cpsat --cpsat-params 'num_workers:1,random_seed:3'"],
     )
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.toml), see README")
-    p.add_argument("--engine", choices=ENGINES, default="search",
-                   help="search (default), cpsat (OR-Tools CP-SAT), or both: run each, verify each "
-                        "answer and check that they agree")
+    p.add_argument("--engine", choices=SOLVE_ENGINES, default="search",
+                   help="search (default), cpsat (OR-Tools CP-SAT), both: run each, verify each "
+                        "answer and check that they agree, or hybrid: search, then CP-SAT repairs its "
+                        "best partial packing by large neighbourhood search (place-all puzzles)")
+    p.add_argument("--check", metavar="FILE",
+                   help="do not solve: verify a solution file (the JSON of --json) against the puzzle")
     p.add_argument("--mode", choices=MODES, default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
                         "(quarter-turn symmetric solutions only), exhaustive (complete search only)")
@@ -377,6 +380,8 @@ def cmd_solve(args) -> int:
 
     clock = Stopwatch(args.time_limit)  # the limit covers loading the puzzle too
     puzzle = load_puzzle(args.puzzle)
+    if args.check:
+        return _check_file(puzzle, args.check)
     if args.render:
         from .render import check_output
 
@@ -403,6 +408,17 @@ def cmd_solve(args) -> int:
     else:
         _print_solve(args, puzzle, result)
     return code
+
+
+def _check_file(puzzle, path: str) -> int:
+    """``--check``: 0 for a verified solution, 4 for a verified partial
+    packing; a file that breaks a rule is an error (2)."""
+    from .solution_file import check_solution
+
+    checked = check_solution(puzzle, path)
+    what = "a solution" if checked.complete else "a legal partial packing"
+    print(f"{path}: verified against {puzzle.name}: {what}, {checked.pieces} of {checked.total} pieces placed")
+    return EXIT_OK if checked.complete else EXIT_UNKNOWN
 
 
 def _solve_json(args, puzzle, result) -> dict:

@@ -27,6 +27,7 @@ from .symmetry import count_classes
 from .verify import VerificationError, verify
 
 ENGINES = ("search", "cpsat", "both")
+SOLVE_ENGINES = (*ENGINES, "hybrid")  # hybrid (search, then CP-SAT large neighbourhood search): place-all only
 MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit int
 MAX_WORKERS = 256
 
@@ -79,12 +80,15 @@ class SolveOptions:
 
 def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | None = None,
           **options) -> SolveResult:
-    """Solve a puzzle with ``engine`` (``search``, ``cpsat`` or ``both``);
+    """Solve a puzzle with ``engine`` (``search``, ``cpsat``, ``both`` or
+    ``hybrid``, see :mod:`solver.hybrid`);
     ``options`` are the fields of :class:`SolveOptions`. Raises OptionError
     for a bad option and VerificationError if an engine reports a solution
     that breaks the rules (a bug, never hidden)."""
-    _choice(engine, "engine", ENGINES)
+    _choice(engine, "engine", SOLVE_ENGINES)
     opts = SolveOptions(**options)
+    if engine == "hybrid" and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
+        raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles; it does not count or maximize")
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
         raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
     clock = Stopwatch()
@@ -137,6 +141,10 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
         from .search import solve as search_solve
 
         result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
+    elif engine == "hybrid":
+        from .hybrid import solve as hybrid_solve
+
+        result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop)
     else:
         from . import cpsat
 

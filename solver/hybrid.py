@@ -1,0 +1,254 @@
+"""The hybrid engine (issue 14): the search engine builds a partial packing,
+CP-SAT repairs it by large neighbourhood search (LNS).
+
+1. The search engine runs for a share of the time limit (its beams keep the
+   longest partial packing they reached; a complete packing ends the solve).
+2. Then, step after step, a window of the board is freed: every piece
+   that covers a square of a ``k`` x ``k`` rectangle (centred on an empty
+   square, so that the holes get worked on) leaves the board, the other
+   pieces stay fixed. CP-SAT solves the sub-puzzle: the fixed pieces are its
+   set-up, its pieces are the freed ones and those never placed, it may
+   cover only the freed squares (the rest of the board must stay empty)
+   and it maximises the squares placed, hinted with the pieces it freed
+   (so it starts from the current packing and can only improve on it).
+3. A sub-solution that places at least as many squares (ties: when it
+   differs, which moves the holes around) replaces the current packing
+   once :func:`solver.verify.verify` has checked the whole packing as a
+   partial packing (legal, connected, nothing overlapping). Windows grow
+   while steps bring nothing.
+
+The engine never claims a puzzle impossible on its own: it reports a
+complete packing (OPTIMAL, as every place-all solution), or the best
+partial packing at the time limit (UNKNOWN, ``best_partial``). Only a
+proof by the search engine's exhaustive search is passed on as INFEASIBLE.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from dataclasses import dataclass, field
+
+from .errors import OptionError
+from .geometry import mask_of, squares_of
+from .pieces import PIECE_SIZES
+from .placements import Placement
+from .puzzle import Goal, Measure, Puzzle
+from .result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from .verify import VerificationError, verify
+
+SEARCH_SHARE = 0.25  # share of the time limit the search engine gets first
+SEARCH_MAX = 30.0  # ... but at most this many seconds
+STEP_LIMIT = 3.0  # seconds of CP-SAT per LNS step
+SIZES = (6, 7, 8, 9, 10, 11, 12)  # window sides, grown while steps bring nothing
+PATIENCE = 6  # steps without a gain before the window grows
+HOLES = True  # the empty squares outside the window are open to the sub-puzzle too
+DEBUG = False
+ONE_COLOR = 0.5  # share of the steps that free one colour's pieces in a window twice as wide
+SINK = True  # holes are drawn towards a sink square (moved at each gain)
+
+
+@dataclass
+class LnsStats:
+    """What the LNS did, for people (benchmarks, progress)."""
+
+    steps: int = 0
+    gains: int = 0  # steps that placed more squares
+    moves: int = 0  # steps that changed the packing at equal squares
+    rejected: int = 0  # sub-solutions the verifier refused (a bug if ever > 0)
+    start_pieces: int = 0  # pieces placed by the search engine
+    history: list[tuple[float, int]] = field(default_factory=list)  # (seconds, pieces) at each gain
+
+
+def _squares(puzzle: Puzzle, placements: Solution) -> int:
+    t = puzzle.table
+    return sum(len(t.squares[p]) for _, p in placements)
+
+
+def window_mask(puzzle: Puzzle, row: int, col: int, height: int, width: int) -> int:
+    """The squares of a rectangle (clipped to the board) with top-left corner (row, col)."""
+    b = puzzle.board
+    return mask_of(b.square(r, c) for r in range(max(0, row), min(b.height, row + height))
+                   for c in range(max(0, col), min(b.width, col + width)) if b.on_board(r, c))
+
+
+def sub_puzzle(puzzle: Puzzle, placements: Solution, window: int, holes: bool = True,
+               colors: tuple[int, ...] | None = None) -> tuple[Puzzle, Solution]:
+    """The sub-puzzle of one LNS step: the pieces of ``placements`` that
+    cover a square of ``window`` are freed, the others become set-up; the
+    freed pieces and the ones never placed are to be placed, on the freed
+    squares and (``holes``) the empty squares anywhere on the board, or
+    else on the freed squares only, maximising the squares placed. With
+    ``colors``, only those colours' pieces in the window are freed. Returns the sub-puzzle and the freed placements (a
+    solution of it, the hint)."""
+    t = puzzle.table
+    colors = puzzle.colors if colors is None else colors
+    freed = [(c, p) for c, p in placements if t.mask[p] & window and c in colors]
+    fixed = [(c, p) for c, p in placements if not (t.mask[p] & window and c in colors)]
+    region = window & puzzle.masks.free
+    for _, p in freed:
+        region |= t.mask[p]
+    covered = mask_of(s for _, p in fixed for s in t.squares[p])
+    outside = 0 if holes else puzzle.masks.free & ~region & ~covered
+    setup: dict[int, list[Placement]] = {c: list(puzzle.setup_of(c)) for c in puzzle.colors}
+    for c, p in fixed:
+        setup[c].append(p)
+    placed = {(c, t.piece[p]) for c, p in fixed}
+    pieces = {c: tuple(i for i in puzzle.pieces[c] if (c, i) not in placed) for c in puzzle.colors}
+    sub = Puzzle(
+        board=puzzle.board, colors=puzzle.colors, pieces=pieces, setup=setup, connect=puzzle.connect,
+        same_shape=puzzle.same_shape, empty=puzzle.empty | frozenset(squares_of(outside)),
+        goal=Goal.MAXIMIZE, target=puzzle.colors, measure=Measure.SQUARES,
+        name=f"{puzzle.name} (lns)", variant=puzzle.variant,
+    )
+    return sub, freed
+
+
+def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: float, seed: int = 0,
+             workers: int = 1, stop: threading.Event | None = None, holes: bool = True,
+             sink: int | None = None, colors: tuple[int, ...] | None = None) -> Solution | None:
+    """One LNS step: free ``window``, solve the sub-puzzle with CP-SAT and
+    return the whole packing it gives (fixed pieces and the sub-solution),
+    verified as a partial packing of ``puzzle``; None when CP-SAT found
+    nothing within the time. With a ``sink`` square, among the packings
+    placing the most squares CP-SAT prefers those whose empty squares lie
+    near the sink (so that holes drift together over the steps). Raises
+    VerificationError if the packing breaks a rule (a bug)."""
+    from ortools.sat.python import cp_model
+
+    from .cpsat import add_hint, build
+    from .cpsat.driver import _supervised
+
+    sub, freed = sub_puzzle(puzzle, placements, window, holes, colors)
+    if not any(sub.pieces.values()):
+        return None
+    m = build(sub, "levels")
+    if freed:
+        add_hint(m, freed)
+    if sink is not None and m.objective is not None:
+        b = puzzle.board
+        sr, sc = b.row_col(sink)
+        dist = {}
+        for (_, s) in m.covered:
+            r, c = b.row_col(s)
+            dist[s] = abs(r - sr) + abs(c - sc)
+        weight = sum(dist.values()) + 1  # one square placed outweighs any arrangement of holes
+        m.model.maximize(weight * m.objective + sum(dist[s] * v for (_, s), v in m.covered.items()))
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.num_workers = max(1, workers)
+    p.random_seed = seed
+    p.max_time_in_seconds = time_limit
+    p.cp_model_presolve = False
+    p.catch_sigint_signal = False
+    with _supervised(solver, stop, None, 0.0):
+        status = solver.solve(m.model)
+    if DEBUG:
+        print(f"  step: {m.size} status {solver.status_name(status)} {solver.wall_time:.2f}s "
+              f"obj {solver.objective_value if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None} "
+              f"bound {solver.best_objective_bound} freed {len(freed)} window {window.bit_count()}", flush=True)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    freed_set = set(freed)
+    new = [cp for cp in placements if cp not in freed_set] + m.solution(solver.boolean_value)
+    verify(puzzle, new, partial=True)
+    return new
+
+
+def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, workers: int = 0,
+          progress: ProgressCallback | None = None, stop: threading.Event | None = None,
+          start: Solution | None = None, stats: LnsStats | None = None) -> SolveResult:
+    """Solve a place-all puzzle with the hybrid (see the module docstring).
+    ``start``: a partial packing to repair instead of the search engine's;
+    ``stats`` (if given) is filled with what the LNS did."""
+    if puzzle.goal is not Goal.PLACE_ALL:
+        raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles (the goal is {puzzle.goal.value})")
+    workers = workers or os.cpu_count() or 1
+    if time_limit is None:
+        time_limit = 3600.0 * 24 * 365  # no limit: until a packing is found or Ctrl-C
+    clock = Stopwatch(time_limit)
+    stats = stats if stats is not None else LnsStats()
+    total = sum(len(puzzle.pieces[c]) for c in puzzle.colors)
+    goal_squares = puzzle.piece_squares
+    nodes = 0
+    if start is None:
+        from .search import solve as search_solve
+
+        budget = min(SEARCH_MAX, SEARCH_SHARE * time_limit)
+        first = search_solve(puzzle, budget, seed, "auto", False, progress, stop)
+        nodes = first.nodes
+        if first.status is not Status.UNKNOWN or first.interrupted:
+            first.engine = "hybrid"
+            first.method = f"search: {first.method}"
+            return first
+        start = first.placements
+    current = list(start)
+    verify(puzzle, current, partial=True)
+    stats.start_pieces = len(current)
+    stats.history.append((clock.elapsed, len(current)))
+    value = _squares(puzzle, current)
+    rng = random.Random(seed)
+    b = puzzle.board
+    stale = 0
+    sink = None
+    while value < goal_squares and not clock.expired() and not (stop is not None and stop.is_set()):
+        if stats.steps == 0 and HOLES:  # first the holes alone: the pieces left, wherever they fit
+            new = lns_step(puzzle, current, 0, min(STEP_LIMIT, clock.left() or STEP_LIMIT),
+                           rng.randrange(1 << 30), workers, stop, True)
+            stats.steps += 1
+            if new is not None and _squares(puzzle, new) > value:
+                current, value = new, _squares(puzzle, new)
+                stats.gains += 1
+                stats.history.append((clock.elapsed, len(new)))
+            continue
+        size = SIZES[min(stale // PATIENCE, len(SIZES) - 1)]
+        covered = mask_of(s for _, p in current for s in puzzle.table.squares[p])
+        holes = list(squares_of(puzzle.masks.free & ~covered))
+        if sink is None or stale and stale % (2 * PATIENCE) == 0:
+            sink = rng.choice(holes) if holes else rng.randrange(b.size)
+        centre = rng.choice(holes) if holes else rng.randrange(b.size)
+        r, c = b.row_col(centre)
+        h, w = size + rng.randint(-1, 1), size + rng.randint(-1, 1)
+        colors = None
+        if rng.random() < ONE_COLOR:
+            colors = (rng.choice(puzzle.colors),)
+            h, w = 2 * h, 2 * w
+        window = window_mask(puzzle, r - rng.randrange(h), c - rng.randrange(w), h, w)
+        left = clock.left()
+        step_time = min(STEP_LIMIT, left) if left is not None else STEP_LIMIT
+        if step_time < 0.2:
+            break
+        stats.steps += 1
+        try:
+            new = lns_step(puzzle, current, window, step_time, rng.randrange(1 << 30), workers, stop, HOLES,
+                           sink if SINK else None, colors)
+        except VerificationError:
+            stats.rejected += 1
+            raise
+        if new is not None:
+            new_value = _squares(puzzle, new)
+            if new_value > value:
+                stats.gains += 1
+                stale = 0
+                sink = None
+                stats.history.append((clock.elapsed, len(new)))
+            elif new_value == value and set(new) != set(current):
+                stats.moves += 1
+                stale += 1
+            else:
+                stale += 1
+                new = None
+            if new is not None:
+                current, value = new, new_value
+        else:
+            stale += 1
+        if progress:
+            progress(Progress(clock.elapsed, stats.steps, f"{len(current)}/{total} pieces, lns step {stats.steps}"))
+    interrupted = stop is not None and stop.is_set()
+    method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
+    if value == goal_squares:
+        verify(puzzle, current)
+        return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=current, interrupted=interrupted)
+    return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=current,
+                       best_partial=bool(current), interrupted=interrupted)
