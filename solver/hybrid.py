@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 from dataclasses import dataclass, field
 
 from .errors import OptionError
@@ -120,6 +121,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     from .cpsat import add_hint, build
     from .cpsat.driver import _supervised
 
+    deadline = time.monotonic() + time_limit  # building the model counts too
     sub, freed = sub_puzzle(puzzle, placements, window, holes, colors)
     if not any(sub.pieces.values()):
         return None
@@ -139,7 +141,10 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     p = solver.parameters
     p.num_workers = max(1, workers)
     p.random_seed = seed
-    p.max_time_in_seconds = time_limit
+    left = deadline - time.monotonic()
+    if left < 0.05:
+        return None
+    p.max_time_in_seconds = left
     p.cp_model_presolve = False
     p.catch_sigint_signal = False
     with _supervised(solver, stop, None, 0.0):
@@ -247,8 +252,11 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
             progress(Progress(clock.elapsed, stats.steps, f"{len(current)}/{total} pieces, lns step {stats.steps}"))
     interrupted = stop is not None and stop.is_set()
     method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
+    figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
+               "lns_moves": stats.moves}
     if value == goal_squares:
         verify(puzzle, current)
-        return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=current, interrupted=interrupted)
+        return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=current, interrupted=interrupted,
+                           stats=figures)
     return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=current,
-                       best_partial=bool(current), interrupted=interrupted)
+                       best_partial=bool(current), interrupted=interrupted, stats=figures)
