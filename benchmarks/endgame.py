@@ -16,6 +16,7 @@ one but ``solo`` and ``python``, which are the issue-5 tables):
 - ``depth``: exact two-player values of ``--games`` seeded games (each
   colour plays a random move of its largest piece left) at 8, 12 and 16
   placements before their end, with seconds and proven or not;
+- ``duo``: the same for seeded Blokus Duo games (issue 12);
 - ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56;
 - ``four``: four-player guaranteed scores (every colour) at the same depths;
 - ``cores``: one thread against two sharing the table (lazy SMP),
@@ -52,6 +53,7 @@ from solver.search import solve  # noqa: E402
 from solver.search import gametree  # noqa: E402
 from solver.search import treekernel as tk  # noqa: E402
 from solver.sgf import load_record  # noqa: E402
+from solver.variants import CLASSIC, DUO, Variant  # noqa: E402
 
 ROUNDS = (12, 14, 16)
 BACKS = (8, 12, 16)
@@ -72,11 +74,11 @@ def plies_left(pos) -> int:
     return n
 
 
-def seeded_game(seed: int) -> Position:
+def seeded_game(seed: int, variant: Variant = CLASSIC) -> Position:
     """A whole game in which each colour plays a random move of its largest
     piece left (the policy of benchmarks/movegen.py)."""
     rng = random.Random(seed * 1000)
-    pos = Position()
+    pos = Position(variant)
     while not pos.game_over:
         moves = pos.legal_placements()
         size = max(len(pos.table.squares[p]) for p in moves)
@@ -86,7 +88,7 @@ def seeded_game(seed: int) -> Position:
 
 def before_end(end: Position, back: int) -> Position:
     """The position ``back`` placements before the end of a game."""
-    pos = Position()
+    pos = Position(end.variant)
     for m in end.history[: len(end.history) - back]:
         pos.push(m)
     return pos
@@ -188,16 +190,16 @@ def section_speed(args) -> None:
               f" {c_n / c_s:>9,.0f} | {c_n / c_s / (py_n / py_s):>10.0f}x {py_s / c_s:>9.0f}x")
 
 
-def section_depth(args) -> dict:
+def section_depth(args, variant: Variant = CLASSIC) -> dict:
     """Exact two-player values at 8, 12 and 16 placements before the end."""
-    print(f"exact two-player values, {args.games} seeded games, placements before the end ('-': not proven"
-          f" in {args.limit:.0f} s; bounds are what the search proved of the value then)")
+    print(f"exact two-player values ({variant.game}), {args.games} seeded games, placements before the end"
+          f" ('-': not proven in {args.limit:.0f} s)")
     print(f"{'back':>4} {'game':>4} {'value':>6} {'seconds':>8} {'positions':>12} {'pos/s':>9} {'depth':>5}")
     proven = {}
     for back in BACKS:
         done = 0
         for g in range(args.games):
-            pos = before_end(seeded_game(args.seed + g), back)
+            pos = before_end(seeded_game(args.seed + g, variant), back)
             out, seconds, nodes = compiled(pos, args.limit)
             if out is not None:
                 done += 1
@@ -277,7 +279,7 @@ def section_compile(args) -> None:
             print(f"{what}: {float(out.stdout):.1f} s (process {time.perf_counter() - t0:.1f} s)")
 
 
-SECTIONS = ("speed", "depth", "sample", "four", "cores", "compile")
+SECTIONS = ("speed", "depth", "duo", "sample", "four", "cores", "compile")
 
 
 def main() -> None:
@@ -298,6 +300,8 @@ def main() -> None:
             section_speed(args)
         elif name == "depth":
             proven = section_depth(args)
+        elif name == "duo":
+            section_depth(args, DUO)
         elif name == "sample":
             section_sample(args)
         elif name == "four":
