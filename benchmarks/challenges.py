@@ -37,6 +37,8 @@ CASES = [
     ("avoid-x-7x7", "avoid-x-7x7", {}),
     ("connect-8x8", "connect-8x8", {}),
     ("fill-6x6-impossible", "fill-6x6-impossible", {}),
+    ("trigon-solo-22", "trigon-solo-22", {}),
+    ("trigon-stars-hex3 --count", "trigon-stars-hex3", {"count": True}),
 ]
 ENGINES = ("search", "cpsat-cuts", "cpsat-levels", "cpsat-hinted")
 
@@ -81,11 +83,11 @@ def main() -> None:
             seconds = time.perf_counter() - start
             if engine == "search" and result.placements:
                 found["search"] = result.placements
-            notes = result.stats.get("method", "")
+            notes = result.method or result.stats.get("method", "")
             if "variables" in result.stats:
                 notes += f", {result.stats['variables']:,} variables, {result.stats['constraints']:,} constraints"
             if options.get("count"):
-                complete = result.stats.get("count_complete")
+                complete = result.count_complete or result.stats.get("count_complete")
                 notes += f", {result.solution_count} solutions" + ("" if complete else " so far (incomplete)")
                 if result.count_classes is not None:
                     notes += f", {result.count_classes} up to symmetry"

@@ -3,9 +3,12 @@ generator (no incremental state) and the slow reference, in one run; then
 random playouts (whole four-colour games of uniformly random legal moves):
 the compiled engine's (solver/search/playout.py), the Rust core of
 blokus-rl (when it is installed: pip install blokus-rl) and the Python
-Position's, in alternating rounds in the same run.
+Position's, in alternating rounds in the same run. Last, Blokus Trigon
+(issue 16) against the classic board: the incremental generator's time per
+legal move on positions of both boards, in alternating rounds.
 
     python benchmarks/movegen.py [--games 8] [--seconds 3] [--seed 1] [--rounds 3]
+    python benchmarks/movegen.py --trigon-only   # just the Trigon comparison
 
 Positions come from seeded random games, taken at rounds 4, 8, 12 and 16
 (after 16, 32, 48, 64 moves). The incremental generator is timed from the
@@ -56,14 +59,15 @@ def reference_args(pos: Position, c: int):
     return grid, b.height, b.width, c, hand, {b.row_col(s) for s in b.starts[c]}
 
 
-def sample_positions(games: int, seed: int, rounds: tuple[int, ...] = ROUNDS) -> dict[int, list[Position]]:
+def sample_positions(games: int, seed: int, rounds: tuple[int, ...] = ROUNDS,
+                     variant=None) -> dict[int, list[Position]]:
     """Positions from seeded games in which each colour plays a random move
     among those of its largest piece left (plain random games end before
     round 16; this simple policy plays like people and lasts longer)."""
     found = {r: [] for r in rounds}
     for g in range(games):
         rng = random.Random(seed * 1000 + g)
-        pos = Position()
+        pos = Position() if variant is None else Position(variant)
         while not pos.game_over and len(pos.history) < 4 * rounds[-1]:
             moves = pos.legal_placements()
             size = max(pos.table.squares[p].__len__() for p in moves)
@@ -228,13 +232,66 @@ def compare_playouts(seconds: float, seed: int, rounds: int) -> None:
         print("blokus-rl is not installed (pip install blokus-rl): only the compiled and Python playouts ran")
 
 
+def generation_per_move(positions: list[Position], seconds: float) -> tuple[float, float]:
+    """(ns per legal move, moves per position) of the incremental generator
+    over ``positions``, each timed from the candidate state it was reached with."""
+    fresh = [(pos, pos.to_move, pos.cands[pos.to_move]) for pos in positions]
+    moves = sum(len(pos.legal_placements(c)) for pos, c, _ in fresh)
+
+    def fast():
+        for pos, c, cands in fresh:
+            pos.cands[c] = cands
+            pos.legal_placements(c)
+
+    per_call, _ = time_per_call(fast, seconds)
+    return per_call / moves * 1e9, moves / len(fresh)
+
+
+def compare_trigon(games: int, seed: int, seconds: float, rounds: int) -> None:
+    """Blokus Trigon (486 triangles, 22 pieces, 32,131 placements) against
+    the classic board: positions of seeded games of each (rounds 4, 8, 12
+    and 16 of the largest-piece policy), the incremental generator's time
+    per legal move, the two boards measured back to back in each round. The
+    Trigon moves are checked once against the plain bitboard generator."""
+    from solver.variants import TRIGON
+
+    placement_table_time = time.perf_counter()
+    Position(TRIGON)
+    placement_table_time = time.perf_counter() - placement_table_time
+    boards = {
+        "classic": [p for r in ROUNDS for p in sample_positions(games, seed)[r]],
+        "trigon": [p for r in ROUNDS for p in sample_positions(games, seed, variant=TRIGON)[r]],
+    }
+    for pos in boards["trigon"]:
+        c = pos.to_move
+        cands = pos.cands[c]
+        assert sorted(plain_bitboard_moves(pos, c)) == sorted(pos.legal_placements(c))
+        pos.cands[c] = cands
+    print(f"Trigon against classic: legal-move generation per legal move ({rounds} alternating rounds of"
+          f" {seconds:.1f} s per board; Trigon table built in {placement_table_time * 1e3:.0f} ms)")
+    print(f"{'round':>5} | {'classic ns/move':>15} {'moves':>6} | {'trigon ns/move':>14} {'moves':>6} | {'trigon/classic':>14}")
+    ratios = []
+    for r in range(rounds):
+        classic, classic_moves = generation_per_move(boards["classic"], seconds)
+        trigon, trigon_moves = generation_per_move(boards["trigon"], seconds)
+        ratios.append(trigon / classic)
+        print(f"{r:>5} | {classic:>15.0f} {classic_moves:>6.0f} | {trigon:>14.0f} {trigon_moves:>6.0f} | {trigon / classic:>13.2f}x")
+    print(f"positions: {len(boards['classic'])} classic, {len(boards['trigon'])} trigon;"
+          f" trigon/classic per legal move: {min(ratios):.2f}x to {max(ratios):.2f}x,"
+          f" median {sorted(ratios)[len(ratios) // 2]:.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=16, help="random games to sample positions from")
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds of the playout comparison")
+    ap.add_argument("--trigon-only", action="store_true", help="only the Trigon against classic comparison")
     args = ap.parse_args()
+    if args.trigon_only:
+        compare_trigon(args.games, args.seed, args.seconds, args.rounds)
+        return
 
     start = time.perf_counter()
     PlacementTable(CLASSIC)
@@ -259,6 +316,8 @@ def main() -> None:
     print(f"random playouts, whole four-colour games: fast {rate:.0f}/s ({plies:.1f} moves each), slow reference {slow:.2f}/s, ratio {rate / slow:.0f}x")
     print()
     compare_playouts(args.seconds, args.seed, args.rounds)
+    print()
+    compare_trigon(args.games, args.seed, args.seconds, args.rounds)
 
 
 if __name__ == "__main__":

@@ -41,10 +41,10 @@ class PlacementTable:
             for sq in sqs:
                 covering[sq].append(i)
         self.covering: list[tuple[Placement, ...]] = [tuple(c) for c in covering]
-        self.by_piece: list[tuple[Placement, ...]] = [
-            tuple(i for i in range(self.count) if self.piece[i] == p.index)
-            for p in PIECES
-        ]
+        by_piece: list[list[Placement]] = [[] for _ in PIECES]
+        for i, piece in enumerate(self.piece):  # one pass: 43 pieces of both grids times 30,000 was 0.1 s
+            by_piece[piece].append(i)
+        self.by_piece: list[tuple[Placement, ...]] = [tuple(ps) for ps in by_piece]
         self._near = [
             mask_of(board.king_neighbours(sq)) & board.open_mask
             for sq in range(board.size)
