@@ -92,7 +92,8 @@ def sub_puzzle(puzzle: Puzzle, placements: Solution, window: int, holes: bool = 
         region |= t.mask[p]
     covered = mask_of(s for _, p in fixed for s in t.squares[p])
     outside = 0 if holes else puzzle.masks.free & ~region & ~covered
-    setup: dict[int, list[Placement]] = {c: list(puzzle.setup_of(c)) for c in puzzle.colors}
+    setup: dict[int, list[Placement]] = {c: list(ps) for c, ps in puzzle.setup.items()}  # obstacles too
+    setup.update({c: list(puzzle.setup_of(c)) for c in puzzle.colors})
     for c, p in fixed:
         setup[c].append(p)
     placed = {(c, t.piece[p]) for c, p in fixed}
@@ -126,8 +127,10 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     if not any(sub.pieces.values()):
         return None
     m = build(sub, "levels")
-    if freed:
-        add_hint(m, freed)
+    try:
+        add_hint(m, freed)  # the current packing (nothing placed, when nothing is freed)
+    except VerificationError:  # nothing placed may break a start-square rule of the set-up: no hint
+        m.model.clear_hints()
     if sink is not None and m.objective is not None:
         b = puzzle.board
         sr, sc = b.row_col(sink)
@@ -139,7 +142,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
         m.model.maximize(weight * m.objective + sum(dist[s] * v for (_, s), v in m.covered.items()))
     solver = cp_model.CpSolver()
     p = solver.parameters
-    p.num_workers = max(1, workers)
+    p.num_workers = max(2, workers)  # with one worker CP-SAT barely leaves the hint on these models
     p.random_seed = seed
     left = deadline - time.monotonic()
     if left < 0.05:
@@ -189,7 +192,12 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
             return first
         start = first.placements
     current = list(start)
-    verify(puzzle, current, partial=True)
+    try:
+        verify(puzzle, current, partial=True)
+    except VerificationError:  # (e.g. nothing placed yet, and a set-up piece off its colour's start square)
+        if current:
+            raise
+    stats.start_pieces = len(current)
     stats.start_pieces = len(current)
     stats.history.append((clock.elapsed, len(current)))
     value = _squares(puzzle, current)

@@ -1,0 +1,174 @@
+"""The hybrid engine (issue 14): every LNS step returns a legal partial
+packing (checked again here with the verifier on small random puzzles),
+the engine reports a verified packing or a verified partial, never
+INFEASIBLE, and solution files verify (``blokus solve --check``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from solver import hybrid
+from solver.cli import main
+from solver.errors import OptionError
+from solver.puzzle import Goal
+from solver.puzzle_file import load_puzzle, parse_puzzle
+from solver.result import Status
+from solver.solution_file import solution_to_json
+from solver.solving import solve
+from solver.verify import VerificationError, verify
+from tests.puzzlegen import random_puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+
+SMALL_TWO_COLOURS = """
+name = "two-7x7"
+description = "Two colours with seven pieces each on a 7x7 board from opposite corners, game rule."
+[board]
+size = "7x7"
+starts = {blue = "a7", red = "g1"}
+[pieces]
+blue = "1 2 I3 V3 L4 T4 Z4"
+red = "1 2 I3 V3 L4 T4 Z4"
+[rules]
+connect = "game"
+[goal]
+type = "place-all"
+"""
+
+
+def _squares(puzzle, placements) -> int:
+    return sum(len(puzzle.table.squares[p]) for _, p in placements)
+
+
+def _partial(puzzle, seed: int):
+    """A legal partial packing: a prefix of a legal play order of what the
+    search engine finds in a moment (empty when it finds nothing)."""
+    r = solve(puzzle, "search", time_limit=0.5, seed=seed)
+    k = random.Random(seed).randint(0, len(r.order))
+    while k:  # (under the touch rule, or with start squares off the game rule, not every prefix is legal)
+        try:
+            verify(puzzle, r.order[:k], partial=True)
+            break
+        except VerificationError:
+            k -= 1
+    return r.order[:k]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lns_step_never_returns_anything_illegal(seed):
+    puzzle = random_puzzle(seed, max_pieces=5, goals=("place-all",))
+    rng = random.Random(seed)
+    current = _partial(puzzle, seed)
+    try:
+        verify(puzzle, current, partial=True)
+    except VerificationError:
+        assert not current
+        pytest.skip("nothing placed is no legal partial packing here (a set-up piece off its start square)")
+    b = puzzle.board
+    for step in range(3):
+        h, w = rng.randint(1, b.height), rng.randint(1, b.width)
+        window = hybrid.window_mask(puzzle, rng.randrange(b.height), rng.randrange(b.width), h, w)
+        colors = None if rng.random() < 0.5 else (rng.choice(puzzle.colors),)
+        sink = rng.randrange(b.size) if rng.random() < 0.5 else None
+        new = hybrid.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, holes=rng.random() < 0.7,
+                              sink=sink, colors=colors)
+        if new is None:
+            continue
+        verify(puzzle, new, partial=True)  # legal, connected, nothing overlapping
+        t = puzzle.table
+        assert len({(c, t.piece[p]) for c, p in new}) == len(new)  # each piece once
+        kept = [(c, p) for c, p in current if not (t.mask[p] & window and (colors is None or c in colors))]
+        assert set(kept) <= set(new)  # the pieces outside the window stay
+        assert _squares(puzzle, new) >= _squares(puzzle, current)  # it starts from the current packing
+        current = new
+
+
+def test_lns_step_repairs_a_packing_on_a_two_colour_board():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    current = _partial(puzzle, 3)
+    verify(puzzle, current, partial=True)
+    new = hybrid.lns_step(puzzle, current, hybrid.window_mask(puzzle, 0, 0, 7, 7), 3.0, workers=2)
+    assert new is not None
+    verify(puzzle, new, partial=True)
+    assert _squares(puzzle, new) >= _squares(puzzle, current)
+
+
+def test_hybrid_reaches_a_verified_packing_or_partial_never_infeasible():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    stats = hybrid.LnsStats()
+    result = hybrid.solve(puzzle, time_limit=6.0, seed=1, workers=2, start=[], stats=stats)  # the LNS alone
+    assert result.status in (Status.OPTIMAL, Status.UNKNOWN)
+    assert stats.steps >= 1 and stats.rejected == 0
+    if result.status is Status.OPTIMAL:
+        verify(puzzle, result.placements)
+    else:
+        assert result.best_partial
+        verify(puzzle, result.placements, partial=True)
+
+
+def test_engine_hybrid_through_solve():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    result = solve(puzzle, "hybrid", time_limit=5.0, seed=2, workers=2)
+    assert result.engine == "hybrid" and result.status is not Status.INFEASIBLE
+    verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+    assert result.order  # filled by solve, which verified it
+
+
+def test_hybrid_takes_place_all_puzzles_only():
+    puzzle = load_puzzle(PUZZLES / "stars-8x8.toml")
+    with pytest.raises(OptionError):
+        solve(puzzle, "hybrid", count=True)
+    with pytest.raises(OptionError):
+        solve(replace(puzzle, goal=Goal.MAXIMIZE, target=puzzle.colors), "hybrid")
+
+
+# -- solution files --------------------------------------------------------------------------
+
+def test_check_a_solution_file(tmp_path, capsys):
+    path = PUZZLES / "stars-8x8.toml"
+    puzzle = load_puzzle(path)
+    result = solve(puzzle, "search", time_limit=10)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(solution_to_json(puzzle, result.placements)))
+    assert main(["solve", str(path), "--check", str(good)]) == 0
+    assert "a solution" in capsys.readouterr().out
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(solution_to_json(puzzle, result.order[:1], partial=True)))
+    assert main(["solve", str(path), "--check", str(partial)]) == 4
+    not_partial = tmp_path / "short.json"
+    not_partial.write_text(json.dumps(solution_to_json(puzzle, result.order[:1])))
+    assert main(["solve", str(path), "--check", str(not_partial)]) == 2  # claims a solution, places too little
+    twice = tmp_path / "twice.json"
+    obj = solution_to_json(puzzle, result.placements)
+    obj["placements"].append(dict(obj["placements"][0], color="yellow" if obj["placements"][0]["color"] != "yellow"
+                                  else "blue"))
+    twice.write_text(json.dumps(obj))
+    assert main(["solve", str(path), "--check", str(twice)]) == 2  # overlap (or a colour not taking part)
+    assert "blokus: error" in capsys.readouterr().err
+
+
+def test_the_json_of_solve_is_a_solution_file(tmp_path, capsys):
+    path = PUZZLES / "solo-21.toml"
+    assert main(["solve", str(path), "--json"]) == 0
+    out = tmp_path / "solo-21.json"
+    out.write_text(capsys.readouterr().out)
+    assert main(["solve", str(path), "--check", str(out)]) == 0
+
+
+FRONTIER_FILES = sorted((ROOT / "docs" / "frontier").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FRONTIER_FILES, ids=lambda p: p.stem)
+def test_each_committed_frontier_solution_file_verifies(path):
+    from solver.solution_file import check_solution
+
+    obj = json.loads(path.read_text())
+    puzzle = load_puzzle(PUZZLES / f"{obj['puzzle']}.toml")
+    checked = check_solution(puzzle, path)  # raises when a rule is broken
+    assert checked.complete != checked.partial  # what the file claims is what it is
