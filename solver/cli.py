@@ -115,6 +115,11 @@ def _add_solve(sub) -> None:
                    help="search (default), cpsat (OR-Tools CP-SAT), both: run each, verify each "
                         "answer and check that they agree, or hybrid: search, then CP-SAT repairs its "
                         "best partial packing by large neighbourhood search (place-all puzzles)")
+    p.add_argument("--portfolio", type=_int_in(1, MAX_WORKERS), default=0, metavar="N",
+                   help="--engine hybrid: N runs with seeds SEED.. on Dask (a local cluster of N processes), "
+                        "the best wins")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="--portfolio: an existing Dask cluster's scheduler (tcp://host:8786)")
     p.add_argument("--check", metavar="FILE",
                    help="do not solve: verify a solution file (the JSON of --json) against the puzzle")
     p.add_argument("--mode", choices=MODES, default="auto",
@@ -390,7 +395,7 @@ def cmd_solve(args) -> int:
     try:
         result = solve(puzzle, args.engine, printer, time_limit=max(clock.left(), 1e-3), seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
-                       cpsat_params=args.cpsat_params)
+                       cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler)
     finally:
         printer.done()
     if args.render and result.placements:

@@ -268,3 +268,45 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
                            stats=figures)
     return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=current,
                        best_partial=bool(current), interrupted=interrupted, stats=figures)
+
+
+# -- a portfolio of seeds --------------------------------------------------------------------
+
+def _portfolio_task(seed: int, puzzle: Puzzle, time_limit: float | None, workers: int) -> SolveResult:
+    """One hybrid run of the portfolio (module level: Dask pickles it)."""
+    return solve(puzzle, time_limit, seed, workers)
+
+
+def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0, workers: int = 0,
+              jobs: int | None = None, scheduler: str | None = None) -> SolveResult:
+    """Hybrid runs with different seeds on Dask (:func:`solver.distributed.run_tasks`:
+    a LocalCluster of ``jobs`` processes, one per seed by default, or the
+    cluster of ``scheduler``; ``jobs`` 1 runs them one after the other
+    here); the first complete packing wins, else the best partial one
+    (most squares placed). ``workers`` are CP-SAT's per LNS step."""
+    from functools import partial as bind
+
+    from .distributed import run_serial, run_tasks
+
+    task = bind(_portfolio_task, puzzle=puzzle, time_limit=time_limit, workers=workers)
+    inputs = [(f"seed {s}", s) for s in seeds]
+    if jobs == 1 and scheduler is None:
+        stream = run_serial(task, inputs)
+    else:
+        stream = run_tasks(task, inputs, workers=jobs or len(seeds), scheduler=scheduler)
+    best: SolveResult | None = None
+    errors = []
+    for outcome in stream:
+        if not outcome.ok:
+            errors.append(f"{outcome.name}: {outcome.error}")
+            continue
+        r = outcome.value
+        verify(puzzle, r.placements, partial=r.status is not Status.OPTIMAL)
+        key = (r.status is Status.OPTIMAL, _squares(puzzle, r.placements))
+        if best is None or key > (best.status is Status.OPTIMAL, _squares(puzzle, best.placements)):
+            best = r
+            best.method = f"portfolio of {len(seeds)} seeds, best {outcome.name}: {r.method}"
+    if best is None:
+        raise OptionError(f"{puzzle.name}: every run of the portfolio failed: {'; '.join(errors)}")
+    best.stats["portfolio_failed"] = len(errors)
+    return best

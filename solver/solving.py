@@ -70,11 +70,14 @@ class SolveOptions:
     encoding: str = "auto"
     cpsat_params: str = ""
     hint: Solution | None = None
+    portfolio: int = 0  # hybrid: this many seeds (from ``seed`` on) on Dask, the best run wins
+    scheduler: str | None = None  # hybrid portfolio: an existing Dask cluster (else a LocalCluster)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
         check_int(self.seed, "seed", 0, MAX_SEED)
         check_int(self.workers, "workers", 0, MAX_WORKERS)
+        check_int(self.portfolio, "portfolio", 0, MAX_WORKERS)
         _choice(self.mode, "mode", MODES)
 
 
@@ -87,6 +90,8 @@ def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | N
     that breaks the rules (a bug, never hidden)."""
     _choice(engine, "engine", SOLVE_ENGINES)
     opts = SolveOptions(**options)
+    if opts.portfolio and engine != "hybrid":
+        raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
     if engine == "hybrid" and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles; it does not count or maximize")
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
@@ -144,7 +149,13 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
     elif engine == "hybrid":
         from .hybrid import solve as hybrid_solve
 
-        result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop)
+        if opts.portfolio:
+            from .hybrid import portfolio
+
+            seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
+            result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, scheduler=opts.scheduler)
+        else:
+            result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop)
     else:
         from . import cpsat
 

@@ -172,3 +172,12 @@ def test_each_committed_frontier_solution_file_verifies(path):
     puzzle = load_puzzle(PUZZLES / f"{obj['puzzle']}.toml")
     checked = check_solution(puzzle, path)  # raises when a rule is broken
     assert checked.complete != checked.partial  # what the file claims is what it is
+
+
+def test_a_portfolio_of_seeds_keeps_the_best_run():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    result = hybrid.portfolio(puzzle, [1, 2], time_limit=0.5, workers=2, jobs=1)  # one after the other, here
+    assert result.engine == "hybrid" and result.method.startswith("portfolio of 2 seeds")
+    verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+    with pytest.raises(OptionError):
+        solve(puzzle, "search", portfolio=2)
