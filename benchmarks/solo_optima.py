@@ -2,7 +2,7 @@
 on a few hundred (position, colour) solo-optimum problems, side by side.
 
     python benchmarks/solo_optima.py [--games 10] [--seed 13] [--limit 10]
-        [--engines search,cpsat,cpsat-cold] [--cpsat-params TEXT] [--workers 0]
+        [--engines search,cpsat,cpsat-plain] [--cpsat-params TEXT] [--workers 0]
         [--json out.json] [--only in.json --slower 0.5] [--verbose]
 
 Problems: seeded four-colour games, ``--games`` per policy, under three
@@ -104,31 +104,42 @@ def problems(games: int, seed: int) -> list[Problem]:
     return out
 
 
+# CP-SAT variants, side by side: (driver functions switched off, workers or None for --workers)
+VARIANTS = {
+    "cpsat": ((), None),
+    "cpsat-cold": (("warm_start", "play_order"), None),  # neither warm start nor play order
+    "cpsat-plain": (("play_order",), None),  # warm start, no play-order search
+    "cpsat-1": ((), 1),  # one worker: the play order alone, a fixed search
+}
+_OFF = {"warm_start": lambda m: None, "play_order": lambda m: False}
+
+
 def run(problem: Problem, engine: str, limit: float, workers: int, params: str) -> None:
-    """Solve one problem with one engine (verified by solving.solve) and keep
-    the time. ``cpsat-cold`` is CP-SAT without its own warm start."""
+    """Solve one problem with one engine or CP-SAT variant (verified by
+    solving.solve) and keep the time."""
     puzzle = solo_puzzle(problem.pos, problem.color)
-    name = "cpsat" if engine.startswith("cpsat") else engine
-    options = {"workers": workers, "cpsat_params": params} if name == "cpsat" else {}
+    off, own_workers = VARIANTS.get(engine, ((), None))
+    name = "cpsat" if engine in VARIANTS else engine
+    options = {"workers": workers if own_workers is None else own_workers, "cpsat_params": params} \
+        if name == "cpsat" else {}
     start = time.perf_counter()
-    with _cold(engine == "cpsat-cold"):
+    with _switched_off(off):
         result = solve(puzzle, name, time_limit=limit, **options)
     problem.seconds[engine] = time.perf_counter() - start
     problem.results[engine] = result
 
 
 @contextmanager
-def _cold(cold: bool) -> Iterator[None]:
-    """Within: CP-SAT without its warm start (when ``cold``)."""
-    if not cold:
-        yield
-        return
-    saved = driver.warm_start
-    driver.warm_start = lambda m: None
+def _switched_off(names: tuple[str, ...]) -> Iterator[None]:
+    """Within: the CP-SAT driver without the named steps."""
+    saved = {n: getattr(driver, n) for n in names}
+    for n in names:
+        setattr(driver, n, _OFF[n])
     try:
         yield
     finally:
-        driver.warm_start = saved
+        for n, f in saved.items():
+            setattr(driver, n, f)
 
 
 def wrong(problem: Problem, engine: str) -> bool:
@@ -177,7 +188,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10, help="games per policy")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per engine per problem")
-    ap.add_argument("--engines", default="search,cpsat", help="of search, cpsat, cpsat-cold (no warm start)")
+    ap.add_argument("--engines", default="search,cpsat", help="of search, cpsat and its variants: " + ", ".join(VARIANTS))
     ap.add_argument("--workers", type=int, default=0, help="CP-SAT workers (0: one per core)")
     ap.add_argument("--cpsat-params", default="", help="extra CP-SAT parameters, text format")
     ap.add_argument("--json", help="write every problem's figures here")

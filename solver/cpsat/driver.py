@@ -17,6 +17,7 @@ from ..symmetry import interchangeable_colors
 from .connectivity import violations
 from .counting import add_exact_cover_branching, first_square, images
 from .hints import add_hint
+from .playorder import add_play_order, parameters as play_order_parameters
 from .warmstart import warm_start
 from .model import CpsatError, PuzzleModel, build
 
@@ -78,10 +79,11 @@ def solve(
         add_exact_cover_branching(m)
     if not hint and not counting:
         hint = warm_start(m)  # our own, for one colour's maximize puzzles (None elsewhere)
+    ordered_search = not counting and play_order(m)
     if hint:
         add_hint(m, hint)
     solver = cp_model.CpSolver()
-    _set_parameters(solver.parameters, puzzle, workers, seed, params, counting, bool(hint))
+    _set_parameters(solver.parameters, puzzle, workers, seed, params, counting, bool(hint), ordered_search)
     watcher = _Watcher(m, progress, counting, start)
     if stop is not None:
         solver.parameters.catch_sigint_signal = False  # the caller's stop event takes Ctrl-C
@@ -135,7 +137,14 @@ def _supervised(solver: cp_model.CpSolver, stop: threading.Event | None, progres
         thread.join()
 
 
-def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, counting: bool, hinted: bool) -> None:
+def play_order(m: PuzzleModel) -> bool:
+    """Add the play-order search when it applies (one colour's maximize
+    puzzle; a name of its own, so a benchmark can switch it off)."""
+    return add_play_order(m)
+
+
+def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, counting: bool, hinted: bool,
+                    ordered_search: bool = False) -> None:
     """Our defaults for the kind of solve, then the caller's ``params``."""
     if workers:
         p.num_workers = workers
@@ -149,6 +158,9 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
         p.search_branching = cp_model.FIXED_SEARCH
         # measured on tetromino-8x10: long learned clauses, kept few and unminimised
         p.merge_text_format("use_sat_inprocessing:false,minimization_algorithm:NONE,clause_cleanup_period:1000")
+    if ordered_search:
+        # one colour's endgame: the play order (playorder.py) beside the default search
+        p.merge_text_format(play_order_parameters(workers))
     if hinted:
         # the hint is complete: presolve would only delay using it
         p.cp_model_presolve = False
