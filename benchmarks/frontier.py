@@ -35,14 +35,17 @@ PUZZLES = ("frontier-19x19", "frontier-18x20", "frontier-21x17",
 ENGINES = ("search", "hybrid")
 
 
-def run_one(job: tuple[str, str, int], limit: float, cpsat_workers: int) -> dict:
+def run_one(job: tuple[str, str, int], limit: float, cpsat_workers: int, search_share: float | None = None) -> dict:
     """One run: (puzzle name, engine, seed) -> its figures (verified)."""
+    from solver import hybrid
     from solver.puzzle_file import load_puzzle
     from solver.result import Status
     from solver.solving import solve
     from solver.verify import verify
 
     name, engine, seed = job
+    if search_share is not None:
+        hybrid.SEARCH_SHARE, hybrid.SEARCH_MAX = search_share, float("inf")
     puzzle = load_puzzle(ROOT / "puzzles" / f"{name}.toml")
     r = solve(puzzle, engine, time_limit=limit, seed=seed, workers=cpsat_workers)
     complete = r.status is Status.OPTIMAL
@@ -64,12 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=0, help="runs at a time on a Dask LocalCluster (default: serial)")
     ap.add_argument("--cpsat-workers", type=int, default=2, 
                     help="CP-SAT workers per LNS step (default 2)")
+    ap.add_argument("--search-share", type=float, default=None,
+                    help="share of the limit the hybrid gives the search engine first (default: the engine's own)")
     args = ap.parse_args(argv)
 
     from solver.distributed import run_serial, run_tasks
 
     jobs = [(name, engine, seed) for name in args.puzzles for seed in args.seeds for engine in args.engines]
-    task = partial(run_one, limit=args.limit, cpsat_workers=args.cpsat_workers)
+    task = partial(run_one, limit=args.limit, cpsat_workers=args.cpsat_workers, search_share=args.search_share)
     inputs = [(f"{n}/{e}/{s}", job) for job in jobs for n, e, s in [job]]
     stream = run_tasks(task, inputs, workers=args.jobs) if args.jobs else run_serial(task, inputs)
     results = {}
@@ -81,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         results[v["puzzle"], v["engine"], v["seed"]] = v
         print(f"  done {outcome.name}: {v['status']} {v['pieces']}/{v['total']} in {v['seconds']} s", file=sys.stderr,
               flush=True)
-    print(f"limit {args.limit:g} s per run, seeds {' '.join(map(str, args.seeds))}, "
+    share = "" if args.search_share is None else f", hybrid search share {args.search_share:g}"
+    print(f"limit {args.limit:g} s per run, seeds {' '.join(map(str, args.seeds))}{share}, "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     head = "  ".join(f"{e + ': status, first, best':<32}" for e in args.engines)
     print(f"{'puzzle':<18} {'seed':>4}  {head}")
