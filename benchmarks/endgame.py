@@ -163,7 +163,8 @@ def section_speed(args) -> None:
     for g in range(args.games):
         end = seeded_game(args.seed + g)
         positions.append((f"game {g} back 6", before_end(end, 6)))
-    print("positions per second, both trees on the same positions (CPU seconds)")
+    tk.solve_two_player(rec.position(60), None, table_bits=TABLE_BITS)  # load the kernels first: not a position's cost
+    print("positions per second, both trees on the same positions (CPU seconds; the kernels loaded beforehand)")
     print(f"{'position':<18} {'value':>6} | {'python pos':>10} {'s':>7} {'pos/s':>8} | {'compiled pos':>12} {'s':>7}"
           f" {'pos/s':>9} | {'pos/s ratio':>11} {'time ratio':>10}")
     rates = []

@@ -52,6 +52,7 @@ def load_old(rev: str, where: Path, path: str | None = None) -> str:
                               capture_output=True, text=True).stdout
     text = re.sub(r"from \.\.(\w+)", r"from solver.\1", text)
     text = re.sub(r"from \.(\w+)", r"from solver.search.\1", text)
+    text = text.replace("interchangeable_colours", "interchangeable_colors")  # renamed since (issue 10)
     name = "fillkernel_old_" + re.sub(r"\W", "_", "file" if path else rev)
     (where / f"{name}.py").write_text(text)
     return name

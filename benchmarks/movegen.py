@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.geometry import CLASSIC, squares_of  # noqa: E402
-from solver.pieces import PIECES  # noqa: E402
+from solver.pieces import CLASSIC_SET, PIECES  # noqa: E402
 from solver.placements import PlacementTable  # noqa: E402
 from solver.position import Move, Position  # noqa: E402
 from solver import reference  # noqa: E402
@@ -145,7 +145,7 @@ def slow_playouts(seconds: float, seed: int) -> float:
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or games == 0:
         grid: dict = {}
-        hands = [{p.name for p in PIECES} for _ in range(4)]
+        hands = [{p.name for p in CLASSIC_SET} for _ in range(4)]
         starts = [{b.row_col(s) for s in b.starts[c]} for c in range(4)]
         color, idle = 0, 0
         while idle < 4:
