@@ -1,21 +1,26 @@
 """The hybrid engine (issue 14): the search engine builds a partial packing,
 CP-SAT repairs it by large neighbourhood search (LNS).
 
-1. The search engine runs for a share of the time limit (its beams keep the
-   longest partial packing they reached; a complete packing ends the solve).
+1. The search engine runs for half the time limit, at most 120 s (its
+   beams keep the longest partial packing they reached; a complete packing
+   ends the solve).
 2. Then, step after step, a window of the board is freed: every piece
-   that covers a square of a ``k`` x ``k`` rectangle (centred on an empty
-   square, so that the holes get worked on) leaves the board, the other
-   pieces stay fixed. CP-SAT solves the sub-puzzle: the fixed pieces are its
-   set-up, its pieces are the freed ones and those never placed, it may
-   cover only the freed squares (the rest of the board must stay empty)
-   and it maximises the squares placed, hinted with the pieces it freed
-   (so it starts from the current packing and can only improve on it).
+   that covers a square of a rectangle of about ``k`` x ``k`` squares
+   (around an empty square, so that the holes get worked on) leaves the
+   board, or, in half the steps, only one colour's pieces in a window
+   twice as wide; the other pieces stay fixed. The first step frees
+   nothing. CP-SAT solves the sub-puzzle: the fixed pieces are its set-up,
+   its pieces are the freed ones and those never placed, it may cover the
+   freed squares and every hole of the board, and it maximises the squares
+   placed (among equals, holes near a sink square), hinted with the pieces
+   it freed (so it starts from the current packing and can only improve on
+   it).
 3. A sub-solution that places at least as many squares (ties: when it
    differs, which moves the holes around) replaces the current packing
    once :func:`solver.verify.verify` has checked the whole packing as a
    partial packing (legal, connected, nothing overlapping). Windows grow
-   while steps bring nothing.
+   while steps bring nothing. What each of these did on the frontier
+   puzzles: benchmarks/RESULTS.md, issue 14.
 
 The engine never claims a puzzle impossible on its own: it reports a
 complete packing (OPTIMAL, as every place-all solution), or the best
@@ -45,7 +50,7 @@ STEP_LIMIT = 3.0  # seconds of CP-SAT per LNS step
 SIZES = (6, 7, 8, 9, 10, 11, 12)  # window sides, grown while steps bring nothing
 PATIENCE = 6  # steps without a gain before the window grows
 HOLES = True  # the empty squares outside the window are open to the sub-puzzle too
-DEBUG = False
+DEBUG = False  # print each step's model size and CP-SAT outcome
 ONE_COLOR = 0.5  # share of the steps that free one colour's pieces in a window twice as wide
 SINK = True  # holes are drawn towards a sink square (moved at each gain)
 
