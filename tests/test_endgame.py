@@ -80,7 +80,7 @@ BOARDS = [Board.rectangle(7, 7, corners=True), Board.rectangle(8, 6, corners=Tru
 
 @pytest.mark.parametrize("board", BOARDS, ids=["7x7", "8x6"])
 def test_two_player_value_equals_minimax(board):
-    for pos in small_endgames(5, board, back=8, cap=8000):
+    for pos in small_endgames(4, board, back=8, cap=2000):
         expected = minimax(pos, seat_difference, {0, 2})
         value, move, _ = two_player_value(pos.copy(), None)
         assert value == expected
