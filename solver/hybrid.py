@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 
 from .errors import OptionError
 from .geometry import mask_of, squares_of
-from .pieces import PIECE_SIZES
 from .placements import Placement
 from .puzzle import Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
@@ -50,7 +49,6 @@ STEP_LIMIT = 3.0  # seconds of CP-SAT per LNS step
 SIZES = (6, 7, 8, 9, 10, 11, 12)  # window sides, grown while steps bring nothing
 PATIENCE = 6  # steps without a gain before the window grows
 HOLES = True  # the empty squares outside the window are open to the sub-puzzle too
-DEBUG = False  # print each step's model size and CP-SAT outcome
 ONE_COLOR = 0.5  # share of the steps that free one colour's pieces in a window twice as wide
 SINK = True  # holes are drawn towards a sink square (moved at each gain)
 
@@ -157,10 +155,6 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     p.catch_sigint_signal = False
     with _supervised(solver, stop, None, 0.0):
         status = solver.solve(m.model)
-    if DEBUG:
-        print(f"  step: {m.size} status {solver.status_name(status)} {solver.wall_time:.2f}s "
-              f"obj {solver.objective_value if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None} "
-              f"bound {solver.best_objective_bound} freed {len(freed)} window {window.bit_count()}", flush=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     freed_set = set(freed)
@@ -177,102 +171,118 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     ``stats`` (if given) is filled with what the LNS did."""
     if puzzle.goal is not Goal.PLACE_ALL:
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles (the goal is {puzzle.goal.value})")
-    workers = workers or os.cpu_count() or 1
     if time_limit is None:
         time_limit = 3600.0 * 24 * 365  # no limit: until a packing is found or Ctrl-C
     clock = Stopwatch(time_limit)
-    stats = stats if stats is not None else LnsStats()
-    total = sum(len(puzzle.pieces[c]) for c in puzzle.colors)
-    goal_squares = puzzle.piece_squares
     nodes = 0
     if start is None:
         from .search import solve as search_solve
 
         budget = min(SEARCH_MAX, SEARCH_SHARE * time_limit)
         first = search_solve(puzzle, budget, seed, "auto", False, progress, stop)
-        nodes = first.nodes
         if first.status is not Status.UNKNOWN or first.interrupted:
             first.engine = "hybrid"
             first.method = f"search: {first.method}"
             return first
-        start = first.placements
-    current = list(start)
-    try:
-        verify(puzzle, current, partial=True)
-    except VerificationError:  # (e.g. nothing placed yet, and a set-up piece off its colour's start square)
-        if current:
-            raise
-    stats.start_pieces = len(current)
-    stats.start_pieces = len(current)
-    stats.history.append((clock.elapsed, len(current)))
-    value = _squares(puzzle, current)
-    rng = random.Random(seed)
-    b = puzzle.board
-    stale = 0
-    sink = None
-    while value < goal_squares and not clock.expired() and not (stop is not None and stop.is_set()):
-        if stats.steps == 0 and HOLES:  # first the holes alone: the pieces left, wherever they fit
-            new = lns_step(puzzle, current, 0, min(STEP_LIMIT, clock.left() or STEP_LIMIT),
-                           rng.randrange(1 << 30), workers, stop, True)
-            stats.steps += 1
-            if new is not None and _squares(puzzle, new) > value:
-                current, value = new, _squares(puzzle, new)
-                stats.gains += 1
-                stats.history.append((clock.elapsed, len(new)))
-            continue
-        size = SIZES[min(stale // PATIENCE, len(SIZES) - 1)]
-        covered = mask_of(s for _, p in current for s in puzzle.table.squares[p])
+        nodes, start = first.nodes, first.placements
+    repair = _Repair(puzzle, list(start), clock, stats if stats is not None else LnsStats(), random.Random(seed),
+                     workers or os.cpu_count() or 1, stop)
+    repair.run(progress)
+    return repair.result(nodes)
+
+
+class _Repair:
+    """The LNS loop over one packing: the current packing and its squares,
+    the steps without a gain (windows grow with them) and the sink."""
+
+    def __init__(self, puzzle: Puzzle, current: Solution, clock: Stopwatch, stats: LnsStats, rng: random.Random,
+                 workers: int, stop: threading.Event | None):
+        try:
+            verify(puzzle, current, partial=True)
+        except VerificationError:  # (e.g. nothing placed yet, and a set-up piece off its colour's start square)
+            if current:
+                raise
+        self.puzzle, self.current, self.clock, self.stats = puzzle, current, clock, stats
+        self.rng, self.workers, self.stop = rng, workers, stop
+        self.value = _squares(puzzle, current)
+        self.stale = 0
+        self.sink: int | None = None
+        stats.start_pieces = len(current)
+        stats.history.append((clock.elapsed, len(current)))
+
+    def stopped(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    def run(self, progress: ProgressCallback | None) -> None:
+        """Steps until the packing is complete, the time is up or Ctrl-C."""
+        total = sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
+        while self.value < self.puzzle.piece_squares and not self.clock.expired() and not self.stopped():
+            left = self.clock.left()
+            step_time = min(STEP_LIMIT, left) if left is not None else STEP_LIMIT
+            if step_time < 0.2:
+                break
+            if self.stats.steps == 0 and HOLES:  # first the holes alone: the pieces left, wherever they fit
+                window, colors, sink = 0, None, None
+            else:
+                window, colors = self.next_window()
+                sink = self.sink if SINK else None
+            self.stats.steps += 1
+            try:
+                new = lns_step(self.puzzle, self.current, window, step_time, self.rng.randrange(1 << 30),
+                               self.workers, self.stop, HOLES, sink, colors)
+            except VerificationError:
+                self.stats.rejected += 1
+                raise
+            self.take(new)
+            if progress:
+                progress(Progress(self.clock.elapsed, self.stats.steps,
+                                  f"{len(self.current)}/{total} pieces, lns step {self.stats.steps}"))
+
+    def next_window(self) -> tuple[int, tuple[int, ...] | None]:
+        """A window around a hole (its side grown by the steps without a
+        gain), of every colour or, in a share of the steps, of one colour
+        and twice as wide; the sink moves now and then."""
+        puzzle, rng, b = self.puzzle, self.rng, self.puzzle.board
+        size = SIZES[min(self.stale // PATIENCE, len(SIZES) - 1)]
+        covered = mask_of(s for _, p in self.current for s in puzzle.table.squares[p])
         holes = list(squares_of(puzzle.masks.free & ~covered))
-        if sink is None or stale and stale % (2 * PATIENCE) == 0:
-            sink = rng.choice(holes) if holes else rng.randrange(b.size)
-        centre = rng.choice(holes) if holes else rng.randrange(b.size)
-        r, c = b.row_col(centre)
+        if self.sink is None or self.stale and self.stale % (2 * PATIENCE) == 0:
+            self.sink = rng.choice(holes) if holes else rng.randrange(b.size)
+        r, c = b.row_col(rng.choice(holes) if holes else rng.randrange(b.size))
         h, w = size + rng.randint(-1, 1), size + rng.randint(-1, 1)
         colors = None
         if rng.random() < ONE_COLOR:
             colors = (rng.choice(puzzle.colors),)
             h, w = 2 * h, 2 * w
-        window = window_mask(puzzle, r - rng.randrange(h), c - rng.randrange(w), h, w)
-        left = clock.left()
-        step_time = min(STEP_LIMIT, left) if left is not None else STEP_LIMIT
-        if step_time < 0.2:
-            break
-        stats.steps += 1
-        try:
-            new = lns_step(puzzle, current, window, step_time, rng.randrange(1 << 30), workers, stop, HOLES,
-                           sink if SINK else None, colors)
-        except VerificationError:
-            stats.rejected += 1
-            raise
-        if new is not None:
-            new_value = _squares(puzzle, new)
-            if new_value > value:
-                stats.gains += 1
-                stale = 0
-                sink = None
-                stats.history.append((clock.elapsed, len(new)))
-            elif new_value == value and set(new) != set(current):
-                stats.moves += 1
-                stale += 1
-            else:
-                stale += 1
-                new = None
-            if new is not None:
-                current, value = new, new_value
+        return window_mask(puzzle, r - rng.randrange(h), c - rng.randrange(w), h, w), colors
+
+    def take(self, new: Solution | None) -> None:
+        """Keep a packing with more squares (a gain), or as many but placed
+        differently (a move of the holes)."""
+        new_value = _squares(self.puzzle, new) if new is not None else -1
+        if new_value > self.value:
+            self.stats.gains += 1
+            self.stale, self.sink = 0, None
+            self.stats.history.append((self.clock.elapsed, len(new)))
         else:
-            stale += 1
-        if progress:
-            progress(Progress(clock.elapsed, stats.steps, f"{len(current)}/{total} pieces, lns step {stats.steps}"))
-    interrupted = stop is not None and stop.is_set()
-    method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
-    figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
-               "lns_moves": stats.moves}
-    if value == goal_squares:
-        verify(puzzle, current)
-        return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=current, interrupted=interrupted,
-                           stats=figures)
-    return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=current,
-                       best_partial=bool(current), interrupted=interrupted, stats=figures)
+            self.stale += 1
+            if new_value < self.value or set(new) == set(self.current):
+                return
+            self.stats.moves += 1
+        self.current, self.value = new, new_value
+
+    def result(self, nodes: int) -> SolveResult:
+        """OPTIMAL with the complete packing, or UNKNOWN with the best partial."""
+        stats, total = self.stats, sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
+        method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
+        figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
+                   "lns_moves": stats.moves}
+        if self.value == self.puzzle.piece_squares:
+            verify(self.puzzle, self.current)
+            return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=self.current,
+                               interrupted=self.stopped(), stats=figures)
+        return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=self.current,
+                           best_partial=bool(self.current), interrupted=self.stopped(), stats=figures)
 
 
 # -- a portfolio of seeds --------------------------------------------------------------------
