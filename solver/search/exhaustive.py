@@ -32,12 +32,12 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..geometry import mask_of, squares_of
-from ..pieces import MONOMINO, PIECE_SIZES, PIECES
+from ..pieces import MONOMINO, PIECE_SIZES
 from ..placements import Placement, PlacementTable
 from ..puzzle import Connect, Goal, Measure, Puzzle, objective_value
 from ..scoring import best_bonus
 from ..symmetry import interchangeable_colors
-from .bounds import PlaceAllBounds, all_pieces_fit, coverable, small_holes
+from .bounds import PlaceAllBounds, coverable, small_holes
 from .rules import corner_connected, final_rules_hold
 from .state import SearchState
 

@@ -10,7 +10,6 @@ none exists (an asymmetric one might).
 
 from __future__ import annotations
 
-from ..placements import Placement
 from ..puzzle import Puzzle
 from ..symmetry import quarter_turn_placements
 from .beam import BeamSearch

@@ -50,7 +50,7 @@ from ..pieces import MONOMINO
 from ..position import Move, Position
 from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
 from .gametree import OutOfTime as _TreeOutOfTime
-from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables, unsupported
+from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
 
 INF = 1000  # beyond any value (|value| <= 4 * 89)
 VALUE_BIAS = 1024  # values are stored as value + VALUE_BIAS in 11 bits
