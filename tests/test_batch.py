@@ -114,7 +114,7 @@ def test_on_the_cluster_identical_to_serial(cluster, games, serial, tmp_path):
     report = annotate_batch([str(games)], str(tmp_path), OPTIONS, scheduler=cluster.scheduler_address,
                             on_outcome=seen.append)
     assert not report.failed and sorted(report.annotated) == sorted(report.games)
-    assert len(seen) == len(SEEDS) and all(o.ok and o.seconds > 0 for o in seen)
+    assert len(seen) == len(SEEDS) and all(o.ok for o in seen)  # each game reported once, as it completed
     assert outputs(tmp_path) == outputs(serial)
 
 
