@@ -90,3 +90,16 @@ def test_warm_start_and_play_order_leave_other_puzzles_alone():
     for name in ("solo-21.toml", "connect-8x8.toml"):  # place-all puzzles
         m = build(load_puzzle(PUZZLE_FILES / name))
         assert warm_start(m) is None and not add_play_order(m)
+
+
+def test_play_order_packs_from_shared_starting_points_only():
+    """Place-all with a choice of start squares for every colour (Trigon's
+    shared starting points) gets the pieces-largest-first order; one start
+    square per colour (solo-21, above) and set-up pieces do not."""
+    m = build(load_puzzle(PUZZLE_FILES / "trigon-solo-22.toml"))
+    assert warm_start(m) is None and add_play_order(m)
+    strategy = m.model.proto.search_strategy[0]
+    placement = {v.index: p for (_, p), v in m.x.items()}
+    order = list(strategy.variables) or [e.vars[0] for e in strategy.exprs]
+    sizes = [len(m.puzzle.table.squares[placement[i]]) for i in order]
+    assert len(sizes) == len(m.x) and sizes == sorted(sizes, reverse=True)

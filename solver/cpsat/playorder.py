@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ortools.sat.python import cp_model
 
 from ..pieces import PIECE_SIZES
+from ..puzzle import Connect, Goal
 from .warmstart import applies
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ PORTFOLIO = 'num_full_subsolvers:2,subsolvers:"fixed",subsolvers:"default_lp"'
 def add_play_order(m: PuzzleModel) -> bool:
     """Add the decision order to the model when it applies (one colour's
     maximize puzzle); returns whether it did."""
-    if not applies(m):
+    if not (applies(m) or _packing(m)):
         return False
     puzzle, t = m.puzzle, m.puzzle.table
     flags = [v for c in puzzle.colors for v in (m.mono_last.get(c), m.all_placed.get(c)) if v is not None]
@@ -40,6 +41,17 @@ def add_play_order(m: PuzzleModel) -> bool:
     order = flags + [v for i in pieces for v in by_piece[i]]
     m.model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     return True
+
+
+def _packing(m: PuzzleModel) -> bool:
+    """A place-all puzzle under the game rule whose colours each choose
+    among several start squares (Trigon's shared starting points): there the
+    default search wanders (trigon-solo-22: no packing in 60 s), the pieces
+    largest first find one in about 15 s. With one start square per colour
+    (solo-21) the order loses: 5 s -> over 60 s (benchmarks/RESULTS.md)."""
+    p = m.puzzle
+    return (p.goal is Goal.PLACE_ALL and p.connect is Connect.GAME
+            and all(len(p.board.starts[c]) > 1 and not p.masks.setup[c] for c in p.colors))
 
 
 def parameters(workers: int) -> str:
