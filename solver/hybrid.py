@@ -122,8 +122,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     VerificationError if the packing breaks a rule (a bug)."""
     from ortools.sat.python import cp_model
 
-    from .cpsat import add_hint, build
-    from .cpsat.driver import _supervised
+    from .cpsat import add_hint, build, supervised
 
     deadline = time.monotonic() + time_limit  # building the model counts too
     sub, freed = sub_puzzle(puzzle, placements, window, holes, colors)
@@ -153,7 +152,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     p.max_time_in_seconds = left
     p.cp_model_presolve = False
     p.catch_sigint_signal = False
-    with _supervised(solver, stop, None, 0.0):
+    with supervised(solver, stop, None, 0.0):
         status = solver.solve(m.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None

@@ -10,11 +10,15 @@ It never imports the search engine; both return the same SolveResult.
 - ``counting.py``: symmetry breaking while counting, and the images that
   expand each solution found back to all its symmetric copies;
 - ``hints.py``: :func:`add_hint`, a complete solution as a hint;
-- ``driver.py``: :func:`solve`, parameters, the solve loop and the result.
+- ``warmstart.py`` and ``playorder.py``: CP-SAT's own first solution and
+  search order for one colour's endgames (and packings from shared starts);
+- ``driver.py``: :func:`solve`, parameters, the solve loop and the result;
+  :func:`supervised` (progress and Ctrl-C for any CP-SAT solve, the
+  hybrid's LNS steps too).
 """
 
-from .driver import solve
+from .driver import solve, supervised
 from .hints import add_hint
 from .model import ENCODINGS, CpsatError, PuzzleModel, build
 
-__all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve"]
+__all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve", "supervised"]

@@ -87,7 +87,7 @@ def solve(
     watcher = _Watcher(m, progress, counting, start)
     if stop is not None:
         solver.parameters.catch_sigint_signal = False  # the caller's stop event takes Ctrl-C
-    with _supervised(solver, stop, progress, start):
+    with supervised(solver, stop, progress, start):
         status, rounds = _solve_with_cuts(solver, m, watcher, time_limit, start, stop)
     if status == cp_model.MODEL_INVALID:
         raise CpsatError(f"CP-SAT rejected the model: {m.model.validate()}")
@@ -106,7 +106,7 @@ def solve(
 
 
 @contextmanager
-def _supervised(solver: cp_model.CpSolver, stop: threading.Event | None, progress: ProgressCallback | None,
+def supervised(solver: cp_model.CpSolver, stop: threading.Event | None, progress: ProgressCallback | None,
                 start: float) -> Iterator[None]:
     """While solving, a thread reports progress every second (CP-SAT may
     search for minutes without a solution to report) and stops the search
