@@ -997,6 +997,23 @@ def _batch_inputs(files: list[str], out_dir, force: bool, report: BatchReport) -
     return inputs
 
 
+def _work_estimate(source: str, text: str, from_move: int) -> tuple[int, int]:
+    """A rough size of one game's analysis from move ``from_move``: the
+    pieces in hand, then the legal moves, of all colours at the first
+    position analysed. A batch submits its biggest games first: its wall
+    time is at least its longest game's, and a long game started last
+    leaves the other workers idle (benchmarks/annotate.py: the time of a
+    Duo endgame grows with both). A record that cannot be replayed sorts
+    first (its task fails at once)."""
+    try:
+        record = read_record(text, source)
+        pos = record.position(max(0, min(from_move - 1, record.move_count)))
+    except BlokusError:
+        return (1 << 30, 0)
+    colors = pos.variant.colors
+    return (sum(len(pos.pieces_left(c)) for c in colors), sum(len(pos.legal_placements(c)) for c in colors))
+
+
 def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = AnnotateOptions(), *,
                    workers: int = 2, scheduler: str | None = None, force: bool = False,
                    progress: ProgressCallback | None = None,
@@ -1006,13 +1023,17 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
     after the other). Each game's record, plot and JSON go to ``out_dir``
     as it completes; a failing game is reported and the others go on;
     ``DIR/summary.csv`` is written at the end. ``on_outcome`` hears each
-    :class:`~solver.distributed.Outcome` after its files are written."""
+    :class:`~solver.distributed.Outcome` after its files are written. With
+    ``options.from_move``, the biggest games are submitted first (see
+    :func:`_work_estimate`)."""
     from .distributed import run_serial, run_tasks
 
     files = game_files(paths)
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     report = BatchReport(files)
     inputs = _batch_inputs(files, out_dir, force, report)
+    if options.from_move is not None:
+        inputs.sort(key=lambda item: _work_estimate(*item[1], options.from_move), reverse=True)
     task = functools.partial(annotate_game, options=options)
     if workers == 0:
         outcomes = run_serial(task, inputs)

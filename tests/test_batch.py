@@ -33,10 +33,10 @@ MOVES = 5  # moves left to play (and annotate) in each record
 OPTIONS = AnnotateOptions(time_limit=60.0, from_move=1)
 
 
-def endgame_record(seed: int) -> str:
-    """A seeded random Duo game as set-up pieces plus its last MOVES moves."""
+def endgame_record(seed: int, moves: int = MOVES) -> str:
+    """A seeded random Duo game as set-up pieces plus its last ``moves`` moves."""
     line = random_game(seed, Position(DUO)).history
-    split = len(line) - MOVES
+    split = len(line) - moves
     pos = Position(DUO)
     for m in line[:split]:
         pos.push(m)
@@ -107,6 +107,20 @@ def test_serial_run(serial):
     rows = files["summary.csv"]
     assert [r["game"].rsplit("/", 1)[-1] for r in rows] == sorted(f"duo-{s}.blksgf" for s in SEEDS)
     assert all(r["error"] == "" and r["moves_analysed"] == str(MOVES) for r in rows)
+
+
+def test_the_biggest_game_is_submitted_first(tmp_path):
+    """The same game from 2 and from 5 moves before its end: the longer
+    analysis (more pieces in hand at move 1) goes first, whatever the file
+    names say (a serial batch runs in submission order)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a-short.blksgf").write_text(endgame_record(SEEDS[0], 2), encoding="utf-8")
+    (folder / "b-long.blksgf").write_text(endgame_record(SEEDS[0], 5), encoding="utf-8")
+    order = []
+    report = annotate_batch([str(folder)], str(tmp_path / "out"), AnnotateOptions(60.0, 1, plot=False),
+                            workers=0, on_outcome=lambda o: order.append(os.path.basename(o.name)))
+    assert not report.failed and order == ["b-long.blksgf", "a-short.blksgf"]
 
 
 def test_on_the_cluster_identical_to_serial(cluster, games, serial, tmp_path):
