@@ -153,19 +153,26 @@ def _parent(m: PuzzleModel, c: int, s: int, n: int, mono: dict[int, BoolVar], mo
 
 # -- cuts -----------------------------------------------------------------------------
 
-def _cut_off(m: PuzzleModel, placements: Solution, c: int, skip: set[int] = frozenset()) -> list[list[int]]:
+def _cut_off(m: PuzzleModel, placements: Solution, c: int,
+             skip: set[int] = frozenset()) -> tuple[list[list[int]], int | None]:
     """Colour c's groups of squares (king moves, set-up pieces included) that
-    its root does not reach without passing through ``skip``."""
+    its root does not reach without passing through ``skip``, and the root
+    square when the root is not fixed (no set-up: the lowest covered start
+    square, or without start squares the lowest covered square)."""
     puzzle, t, b = m.puzzle, m.puzzle.table, m.puzzle.board
     mine = {s for col, p in placements if col == c for s in t.squares[p]}
     setup = {s for p in puzzle.setup_of(c) for s in t.squares[p]}
     everything = (mine | setup) - skip
     if not mine:
-        return []
+        return [], None
+    anchor = None
     if setup:  # one set-up group is the root; the others must be joined
         root = set(squares_of(b.king_fill(1 << min(setup), mask_of(setup))))
     else:
-        root = {s for s in everything if b.start_masks[c] >> s & 1} or {min(everything, default=-1)}
+        # one root square: two groups each on a start square are cut off from each other too
+        starts = [s for s in everything if b.start_masks[c] >> s & 1]
+        anchor = min(starts or everything, default=-1)
+        root = {anchor}
     root &= everything
     seen = set(root)
     queue = deque(root)
@@ -188,7 +195,7 @@ def _cut_off(m: PuzzleModel, placements: Solution, c: int, skip: set[int] = froz
                     group.add(n)
                     queue.append(n)
         groups.append(sorted(group))
-    return groups
+    return groups, anchor
 
 
 @dataclass
@@ -202,6 +209,9 @@ class Cut:
     group: list[int]
     mono: tuple[int, Placement] | None = None  # (colour, placement) of the monomino
     flag: BoolVar | None = None  # the objective's monomino-last boolean
+    # a covered square of another group, when the root is not fixed: the
+    # cut then holds only with it covered too (the group alone may be all)
+    anchor: int | None = None
 
     def add_to(self, m: PuzzleModel) -> None:
         """Add the cut to the model, as one clause."""
@@ -217,6 +227,8 @@ class Cut:
             lits.append(m.x[self.mono].Not())
         if self.flag is not None:
             lits.append(self.flag.Not())
+        if self.anchor is not None and (c, self.anchor) in m.covered:
+            lits.append(m.covered[c, self.anchor].Not())
         m.model.add_bool_or(lits)
 
 
@@ -229,12 +241,14 @@ def violations(m: PuzzleModel, placements: Solution, value: Callable[[BoolVar], 
     if puzzle.connect is not Connect.GAME:
         return out
     for c in puzzle.colors:
-        cut_off = [Cut(c, g) for g in _cut_off(m, placements, c)]
+        groups, anchor = _cut_off(m, placements, c)
+        cut_off = [Cut(c, g, anchor=anchor) for g in groups]
         out += cut_off
         flag = m.mono_last.get(c) if not puzzle.monomino_last else None
         claimed = puzzle.monomino_last or (flag is not None and value(flag))
         mono = [(col, p) for col, p in placements if col == c and t.piece[p] == MONOMINO]
         if claimed and mono and not cut_off:
             squares = set(t.squares[mono[0][1]])
-            out += [Cut(c, g, mono[0], flag) for g in _cut_off(m, placements, c, skip=squares)]
+            groups, anchor = _cut_off(m, placements, c, skip=squares)
+            out += [Cut(c, g, mono[0], flag, anchor) for g in groups]
     return out
