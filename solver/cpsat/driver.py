@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
@@ -168,6 +168,10 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
     if hinted:
         # the hint is complete: presolve would only delay using it
         p.cp_model_presolve = False
+        if puzzle.goal is Goal.PLACE_ALL and not counting:
+            # a verified complete hint is the answer: finding symmetries first
+            # took 0.25 of the 0.45 s CP-SAT spent on solo-21 (issue 13)
+            p.symmetry_level = 0
     if params and not p.merge_text_format(params):
         raise CpsatError(f"bad CP-SAT parameters {params!r} (expected e.g. 'num_workers:4,random_seed:3')")
 
@@ -192,11 +196,20 @@ def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watche
         rounds += 1
         if not cutting or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, rounds
-        cuts = violations(m, m.solution(solver.boolean_value), solver.boolean_value)
+        value = _reader(solver)
+        cuts = violations(m, m.solution(value), value)
         if not cuts:
             return status, rounds
         for cut in cuts:
             cut.add_to(m)
+
+
+def _reader(solver: cp_model.CpSolver) -> Callable[[cp_model.IntVar], bool]:
+    """The value of a model variable (never a negation) in the solver's
+    solution, read from the response in one go (30,000 calls of
+    ``boolean_value`` took 0.1 s on solo-21)."""
+    values = list(solver.response_proto.solution)
+    return lambda v: bool(values[v.index])
 
 
 def _read_count(result: SolveResult, puzzle: Puzzle, status: int, found: list[Solution], ordered: bool,
@@ -219,7 +232,7 @@ def _read_solution(result: SolveResult, m: PuzzleModel, solver: cp_model.CpSolve
     maximize goal (the model's bound when no solution was found)."""
     maximize = m.puzzle.goal is Goal.MAXIMIZE
     if rounds and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        result.placements = m.solution(solver.boolean_value)
+        result.placements = m.solution(_reader(solver))
         if maximize:
             result.objective = int(solver.objective_value)
             result.bound = int(solver.best_objective_bound)

@@ -40,8 +40,10 @@ def add_hint(m: PuzzleModel, placements: Solution) -> None:
         values[v] = bool(values.get(m.all_placed.get(c), False)) and _monomino_last_possible(puzzle, c, placements)
     if m.objective is not None:
         values[m.objective] = verify(puzzle, placements).objective
-    for v, val in values.items():
-        m.model.add_hint(v, int(val))
+    # in bulk (one add_hint per variable took 0.15 s of solo-21's 30,000)
+    hint = m.model.proto.solution_hint
+    hint.vars.extend(v.index for v in values)
+    hint.values.extend(int(val) for val in values.values())
 
 
 def _hint_levels(m: PuzzleModel, c: int, placements: Solution, covered: set[tuple[int, int]],

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import BlokusError
@@ -188,12 +189,17 @@ def _add_square_constraints(m: PuzzleModel, covering: Covering) -> None:
 def _add_covered(m: PuzzleModel, covering: Covering) -> None:
     """The literal covered(c, s), colour c covers square s: the placement
     itself when only one can, else a boolean equal to their sum."""
+    proto = m.model.proto
     for (c, s), pvs in covering.items():
         if len(pvs) == 1:
             m.covered[c, s] = pvs[0][1]
         else:
             v = m.model.new_bool_var(f"cov_{COLORS[c]}_{s}")
-            m.model.add(v == sum(x for _, x in pvs))
+            # v - sum(x) == 0, written to the proto directly (0.1 s less on solo-21)
+            linear = proto.constraints.add().linear
+            linear.vars.extend([v.index] + [x.index for _, x in pvs])
+            linear.coeffs.extend([1] + [-1] * len(pvs))
+            linear.domain.extend([0, 0])
             m.covered[c, s] = v
 
 
@@ -220,18 +226,21 @@ def _add_edge_exclusion(m: PuzzleModel, covering: Covering) -> None:
     cells (the board's geometry says which: squares or triangles): of the
     placements covering one cell but not the other, at most one (a set-up
     cell counts as covered)."""
-    puzzle, model, t, b = m.puzzle, m.model, m.puzzle.table, m.puzzle.board
+    puzzle, model, b = m.puzzle, m.model, m.puzzle.board
     setup_sq = puzzle.masks.setup
+    proto = model.proto
     for c in puzzle.colors:
+        # the placements covering one square but not the other are the
+        # symmetric difference of the two squares' sets (variable indices;
+        # in bulk: list comprehensions over placement masks took 0.2 s on solo-21)
+        on = {s: {v.index for _, v in pvs} for (col, s), pvs in covering.items() if col == c}
         for s in squares_of(m.region.get(c, 0)):
             for n in squares_of(b.edge_neighbours(1 << s) >> (s + 1) << (s + 1)):  # each pair once
-                if not (c, n) in covering and not setup_sq[c] >> n & 1:
+                if n not in on and not setup_sq[c] >> n & 1:
                     continue
-                bit_n, bit_s = 1 << n, 1 << s
-                lits = [v for p, v in covering.get((c, s), []) if not t.mask[p] & bit_n]
-                lits += [v for p, v in covering.get((c, n), []) if not t.mask[p] & bit_s]
+                lits = on.get(s, set()) ^ on.get(n, set())
                 if len(lits) > 1:
-                    model.add_at_most_one(lits)
+                    proto.constraints.add().at_most_one.literals.extend(sorted(lits))
 
 
 def _add_corner_contact(m: PuzzleModel) -> None:
@@ -241,19 +250,43 @@ def _add_corner_contact(m: PuzzleModel) -> None:
     puzzle, t = m.puzzle, m.puzzle.table
     game = puzzle.connect is Connect.GAME
     setup_sq = puzzle.masks.setup
+    # in bulk, 0.3 s less on solo-21's 30,000 placements: the corner squares
+    # of a placement are the offsets of its corner pattern from its lowest
+    # corner square, and the placements sharing a pattern look up their
+    # covered(c, n) literals (variable indices) together with numpy
+    groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}  # (colour, pattern) -> placements, lowest squares
+    todo = []
     for (c, p), v in m.x.items():
         corners = t.corner[p]
         if corners & setup_sq[c]:
             continue  # touches a set-up piece of its colour
         if game and t.mask[p] & m.root_mask.get(c, 0):
             continue  # the root piece
-        lits = _corner_literals(m, c, corners)
+        if game and not m.root_mask.get(c) and m.encoding != "levels":
+            continue  # no fixed root: the root piece (or a lone piece) touches nothing
+        todo.append((c, p, v))
+        if corners:
+            low = (corners & -corners).bit_length() - 1
+            ps, lows = groups.setdefault((c, corners >> low), ([], []))
+            ps.append(p)
+            lows.append(low)
+    cov = {}
+    for c in puzzle.colors:
+        cov[c] = np.full(t.board.size, -1, dtype=np.int64)
+    for (c, s), lit in m.covered.items():
+        cov[c][s] = lit.index
+    corner_lits: dict[tuple[int, int], list[int]] = {}
+    for (c, pattern), (ps, lows) in groups.items():
+        offsets = np.fromiter(squares_of(pattern), dtype=np.int64)
+        table = cov[c][np.asarray(lows, dtype=np.int64)[:, None] + offsets[None, :]]
+        for p, row in zip(ps, table.tolist()):
+            corner_lits[c, p] = [i for i in row if i >= 0]
+    proto = m.model.proto
+    for c, p, v in todo:
+        lits = [-v.index - 1] + corner_lits.get((c, p), [])
         if game and not m.root_mask.get(c):
-            # no fixed root: the root piece (or a lone piece) touches nothing
-            if m.encoding != "levels":
-                continue
-            lits += [m.roots[c, sq] for sq in t.squares[p] if (c, sq) in m.roots]
-        m.model.add_bool_or([v.Not()] + lits)
+            lits += [m.roots[c, sq].index for sq in t.squares[p] if (c, sq) in m.roots]
+        proto.constraints.add().bool_or.literals.extend(lits)
     if puzzle.connect is Connect.TOUCH:
         for c in puzzle.colors:
             for p in puzzle.setup_of(c):
