@@ -35,11 +35,12 @@ from ..placements import Placement
 from ..puzzle import Connect, Goal, Measure, Puzzle, SameShape
 from ..scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
 from ..symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
-from .candidates import add_candidates
+from .candidates import CHAIN_LIMIT, add_candidates, chained
 from .connectivity import add_levels
 from .counting import add_board_order, add_color_order
 
 ENCODINGS = ("auto", "levels", "cuts")
+MONOMINO_CHAINS = True  # _monomino_last_chains (a switch for benchmarks)
 
 BoolVar = cp_model.IntVar  # a boolean of the model (new_bool_var); .Not() is its negation
 Covering = dict[tuple[int, int], list[tuple[Placement, BoolVar]]]  # (colour, square) -> its candidates
@@ -118,6 +119,8 @@ def build(
         _add_quarter_turn_symmetry(m)
     if game:
         _no_monomino_last_on_root(m)
+    if puzzle.monomino_last:
+        _monomino_ends_every_order(m, by_color_piece)
     return m
 
 
@@ -363,8 +366,38 @@ def _bonuses(m: PuzzleModel, c: int, by_color_piece: dict[tuple[int, int], list[
         if mono is None:
             mono = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
         model.add_implication(mono, everything)
+        if MONOMINO_CHAINS:
+            _monomino_last_chains(m, c, mono)
         bonus += MONOMINO_LAST_BONUS * mono
     return bonus
+
+
+def _monomino_last_chains(m: PuzzleModel, c: int, mono: BoolVar) -> None:
+    """With the monomino played last, every other placement of colour c is
+    reached from its root by a chain of placements without the monomino
+    (candidates.chained on the candidates other than the monomino's): the
+    others are off when the flag is on; and when some other piece keeps no
+    such candidate, or their squares are fewer than the other pieces need,
+    the flag is off (issue 13: the slow endgames spend seconds refuting
+    "every piece placed, the monomino last")."""
+    puzzle, t = m.puzzle, m.puzzle.table
+    if puzzle.connect is not Connect.GAME:
+        return
+    others = [p for (col, p) in m.x if col == c and t.piece[p] != MONOMINO]
+    if len(others) > CHAIN_LIMIT:
+        return
+    kept = set(chained(puzzle, c, others))
+    union = 0
+    for p in kept:
+        union |= t.mask[p]
+    rest = [i for i in puzzle.pieces[c] if i != MONOMINO]
+    pieces = {t.piece[p] for p in kept}
+    if any(i not in pieces for i in rest) or union.bit_count() < sum(PIECE_SIZES[i] for i in rest):
+        m.model.add_bool_or([mono.Not()])
+        return
+    for p in others:
+        if p not in kept:
+            m.model.add_bool_or([m.x[c, p].Not(), mono.Not()])
 
 
 # -- symmetry and the root's monomino ----------------------------------------------
@@ -376,6 +409,25 @@ def _add_quarter_turn_symmetry(m: PuzzleModel) -> None:
     for (c, p), v in m.x.items():
         image = m.x.get(((c + 1) % 4, turn[p]))
         m.model.add(v == image) if image is not None else m.model.add_bool_or([v.Not()])
+
+
+def _monomino_ends_every_order(m: PuzzleModel, by_color_piece: dict[tuple[int, int], list[BoolVar]]) -> None:
+    """The monomino-last rule: a colour that places any piece places its
+    monomino (last): another piece only with the monomino, and nothing at
+    all without the monomino in hand (what the verifier asks; maximize
+    puzzles may leave pieces in hand, and placed one without the monomino)."""
+    puzzle, model = m.puzzle, m.model
+    for c in puzzle.colors:
+        mono = by_color_piece.get((c, MONOMINO), []) if MONOMINO in puzzle.pieces[c] else []
+        for piece in puzzle.pieces[c]:
+            vs = by_color_piece.get((c, piece), [])
+            if piece == MONOMINO or not vs:
+                continue
+            if mono:
+                model.add(sum(vs) <= sum(mono))
+            else:
+                for v in vs:
+                    model.add_bool_or([v.Not()])
 
 
 def _no_monomino_last_on_root(m: PuzzleModel) -> None:
