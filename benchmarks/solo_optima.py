@@ -40,7 +40,7 @@ from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.cpsat import driver  # noqa: E402
+from solver.cpsat import driver, model, warmstart  # noqa: E402
 from solver.endgame import solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
 from solver.position import Move, Position  # noqa: E402
@@ -110,8 +110,11 @@ VARIANTS = {
     "cpsat-cold": (("warm_start", "play_order"), None),  # neither warm start nor play order
     "cpsat-plain": (("play_order",), None),  # warm start, no play-order search
     "cpsat-1": ((), 1),  # one worker: the play order alone, a fixed search
+    "cpsat-nopack": (("pack",), None),  # the warm start without its packing search
+    "cpsat-nochain": (("chains",), None),  # without the monomino-last chains of the model
 }
-_OFF = {"warm_start": lambda m: None, "play_order": lambda m: False}
+_OFF = {"warm_start": lambda m: None, "play_order": lambda m: False,
+        "pack": lambda m: warmstart.warm_start(m, pack=False)}
 
 
 def run(problem: Problem, engine: str, limit: float, workers: int, params: str) -> None:
@@ -132,12 +135,17 @@ def run(problem: Problem, engine: str, limit: float, workers: int, params: str) 
 @contextmanager
 def _switched_off(names: tuple[str, ...]) -> Iterator[None]:
     """Within: the CP-SAT driver without the named steps."""
-    saved = {n: getattr(driver, n) for n in names}
+    attr = {"pack": "warm_start"}
+    saved = {attr.get(n, n): getattr(driver, attr.get(n, n)) for n in names if n != "chains"}
     for n in names:
-        setattr(driver, n, _OFF[n])
+        if n == "chains":
+            model.MONOMINO_CHAINS = False
+        else:
+            setattr(driver, attr.get(n, n), _OFF[n])
     try:
         yield
     finally:
+        model.MONOMINO_CHAINS = True
         for n, f in saved.items():
             setattr(driver, n, f)
 

@@ -86,10 +86,10 @@ def test_warm_start_is_legal_and_never_beats_the_optimum(name, pos, c):
     assert add_play_order(m)  # the play order applies to the same puzzles
 
 
-def test_warm_start_and_play_order_leave_other_puzzles_alone():
-    for name in ("solo-21.toml", "connect-8x8.toml"):  # place-all puzzles
+def test_play_order_leaves_other_puzzles_alone():
+    for name in ("solo-21.toml", "connect-8x8.toml"):  # place-all puzzles (their warm start: test_cpsat_warmstart.py)
         m = build(load_puzzle(PUZZLE_FILES / name))
-        assert warm_start(m) is None and not add_play_order(m)
+        assert not add_play_order(m)
 
 
 def test_play_order_packs_from_shared_starting_points_only():
@@ -97,7 +97,7 @@ def test_play_order_packs_from_shared_starting_points_only():
     shared starting points) gets the pieces-largest-first order; one start
     square per colour (solo-21, above) and set-up pieces do not."""
     m = build(load_puzzle(PUZZLE_FILES / "trigon-solo-22.toml"))
-    assert warm_start(m) is None and add_play_order(m)
+    assert add_play_order(m)
     strategy = m.model.proto.search_strategy[0]
     placement = {v.index: p for (_, p), v in m.x.items()}
     order = list(strategy.variables) or [e.vars[0] for e in strategy.exprs]
