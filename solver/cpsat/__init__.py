@@ -10,7 +10,8 @@ It never imports the search engine; both return the same SolveResult.
 - ``counting.py``: symmetry breaking while counting, and the images that
   expand each solution found back to all its symmetric copies;
 - ``hints.py``: :func:`add_hint`, a complete solution as a hint;
-- ``warmstart.py`` and ``playorder.py``: CP-SAT's own first solution and
+- ``warmstart.py`` and ``playorder.py``: CP-SAT's own first solution (a
+  packing search for one colour's place-all puzzles and endgames) and
   search order for one colour's endgames (and packings from shared starts);
 - ``driver.py``: :func:`solve`, parameters, the solve loop and the result;
   :func:`supervised` (progress and Ctrl-C for any CP-SAT solve, the

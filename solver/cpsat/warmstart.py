@@ -1,11 +1,21 @@
-"""A warm start for one colour's maximize puzzles (endgame solo optima),
-computed here from the model's own candidates (:func:`warm_start`): a
-depth-first search in play order over a bounded number of nodes, larger
-pieces first and, among placements of one size, those that leave fewer free
-squares around them; the monomino is kept for last (+20) unless nothing else
-fits. Its best solution becomes a complete hint, so CP-SAT starts from a
-good objective instead of searching minutes for its first solution (it
-spends 0.3-3 s finding even the empty one on endgames).
+"""A warm start for one colour's puzzles, computed here from the model's
+own candidates (:func:`warm_start`), nothing of the search engine:
+
+- a packing search for every piece (:func:`_pack_all`, the monomino last
+  when that scores): attach square with the fewest options, covered or
+  closed, pruned when the pieces left no longer fit the king-move region of
+  the legal placements; node-bounded. It is the whole warm start of a
+  place-all puzzle (solo-21 packs in 22 nodes) and comes first for solo
+  optima, where reaching the top score leaves CP-SAT nothing to prove
+  (issue 13: the optimum of 22 of the 37 slowest endgames, against 6);
+- for maximize puzzles, then, a depth-first search in play order over a
+  bounded number of nodes, larger pieces first and, among placements of one
+  size, those that leave fewer free squares around them; the monomino is
+  kept for last (+20) unless nothing else fits.
+
+The best solution becomes a complete hint, so CP-SAT starts from a good
+objective instead of searching minutes for its first solution (it spends
+0.3-3 s finding even the empty one on endgames).
 """
 
 from __future__ import annotations
