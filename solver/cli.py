@@ -68,6 +68,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}") from None
 
 
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text!r}")
+    return value
+
+
 def _int_in(lo: int, hi: int):
     def parse(text: str) -> int:
         try:
@@ -120,11 +130,15 @@ def _add_solve(sub) -> None:
                         "the best wins")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="--portfolio: an existing Dask cluster's scheduler (tcp://host:8786)")
+    p.add_argument("--search-share", type=_share, default=None, metavar="F",
+                   help="--engine hybrid: share of the time limit the search engine gets before the LNS "
+                        "(default 0.5, at most 120 s; 0: the LNS starts at once from nothing)")
     p.add_argument("--check", metavar="FILE",
                    help="do not solve: verify a solution file (the JSON of --json) against the puzzle")
     p.add_argument("--mode", choices=MODES, default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
-                        "(quarter-turn symmetric solutions only), exhaustive (complete search only)")
+                        "(quarter-turn symmetric solutions only; with --engine hybrid also the half turn on "
+                        "rectangles), exhaustive (complete search only)")
     p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N",
                    help=f"random seed, 0 to {MAX_SEED} (default 0)")
@@ -395,7 +409,8 @@ def cmd_solve(args) -> int:
     try:
         result = solve(puzzle, args.engine, printer, time_limit=max(clock.left(), 1e-3), seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
-                       cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler)
+                       cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler,
+                       search_share=args.search_share)
     finally:
         printer.done()
     if args.render and result.placements:

@@ -3,7 +3,9 @@ CP-SAT repairs it by large neighbourhood search (LNS).
 
 1. The search engine runs for half the time limit, at most 120 s (its
    beams keep the longest partial packing they reached; a complete packing
-   ends the solve).
+   ends the solve). On a puzzle with the quarter-turn symmetry (or, asked
+   for, the half turn on rectangles) the symmetric beam alone runs, and
+   every LNS step below keeps the packing symmetric.
 2. Then, step after step, a window of the board is freed: every piece
    that covers a square of a rectangle of about ``k`` x ``k`` squares
    (around an empty square, so that the holes get worked on) leaves the
@@ -41,6 +43,7 @@ from .geometry import mask_of, squares_of
 from .placements import Placement
 from .puzzle import Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from .symmetry import symmetry_applies
 from .verify import VerificationError, verify
 
 SEARCH_SHARE = 0.5  # share of the time limit the search engine gets first (0.25 lost 19x19 packings the beam finds)
@@ -51,6 +54,10 @@ PATIENCE = 6  # steps without a gain before the window grows
 HOLES = True  # the empty squares outside the window are open to the sub-puzzle too
 ONE_COLOR = 0.5  # share of the steps that free one colour's pieces in a window twice as wide
 SINK = True  # holes are drawn towards a sink square (moved at each gain)
+CLUMP = False  # among equals, prefer packings whose empty squares touch (instead of the sink)
+HOLE_WINDOWS = 0.0  # share of the steps that free the pieces near a few holes close to one another
+STEP_MAX = STEP_LIMIT  # steps get longer while stuck (STEP_LIMIT more per 2 * PATIENCE steps), up to this
+RESTART = 0  # steps without a gain before the LNS starts again from nothing (0: never)
 
 
 @dataclass
@@ -60,6 +67,7 @@ class LnsStats:
     steps: int = 0
     gains: int = 0  # steps that placed more squares
     moves: int = 0  # steps that changed the packing at equal squares
+    restarts: int = 0  # times the LNS started again from nothing (RESTART)
     rejected: int = 0  # sub-solutions the verifier refused (a bug if ever > 0)
     start_pieces: int = 0  # pieces placed by the search engine
     history: list[tuple[float, int]] = field(default_factory=list)  # (seconds, pieces) at each gain
@@ -112,13 +120,17 @@ def sub_puzzle(puzzle: Puzzle, placements: Solution, window: int, holes: bool = 
 
 def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: float, seed: int = 0,
              workers: int = 1, stop: threading.Event | None = None, holes: bool = True,
-             sink: int | None = None, colors: tuple[int, ...] | None = None) -> Solution | None:
+             sink: int | None = None, colors: tuple[int, ...] | None = None,
+             symmetry: tuple[list, dict[int, int]] | None = None) -> Solution | None:
     """One LNS step: free ``window``, solve the sub-puzzle with CP-SAT and
     return the whole packing it gives (fixed pieces and the sub-solution),
     verified as a partial packing of ``puzzle``; None when CP-SAT found
     nothing within the time. With a ``sink`` square, among the packings
     placing the most squares CP-SAT prefers those whose empty squares lie
-    near the sink (so that holes drift together over the steps). Raises
+    near the sink (so that holes drift together over the steps). With
+    ``symmetry`` (placement map, colour map: see :func:`tie_images`) only
+    packings that the symmetry maps onto themselves (``placements`` must be
+    one, and the window and colours closed under it). Raises
     VerificationError if the packing breaks a rule (a bug)."""
     from ortools.sat.python import cp_model
 
@@ -133,7 +145,11 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
         add_hint(m, freed)  # the current packing (nothing placed, when nothing is freed)
     except VerificationError:  # nothing placed may break a start-square rule of the set-up: no hint
         m.model.clear_hints()
-    if sink is not None and m.objective is not None:
+    if symmetry is not None:
+        tie_images(m, *symmetry)
+    if CLUMP and m.objective is not None:
+        _clump_holes(m, puzzle, placements, freed)
+    elif sink is not None and m.objective is not None:
         b = puzzle.board
         sr, sc = b.row_col(sink)
         dist = {}
@@ -162,40 +178,178 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     return new
 
 
+def _clump_holes(m, puzzle: Puzzle, placements: Solution, freed: Solution) -> None:
+    """Among the packings placing the most squares, prefer those with the
+    most pairs of edge-adjacent empty squares (holes that merge leave room
+    for a piece), instead of the sink."""
+    b, t = puzzle.board, puzzle.table
+    fixed = set(placements) - set(freed)
+    taken = puzzle.masks.taken | mask_of(s for _, p in fixed for s in t.squares[p])
+    cover: dict[int, list] = {}
+    for (_, s), v in m.covered.items():
+        cover.setdefault(s, []).append(v)
+    model, pairs = m.model, []
+    for s in cover:
+        for n in squares_of(b.edge_neighbours(1 << s)):
+            if n in cover and n < s:
+                e = model.new_bool_var("")
+                model.add(sum(cover[s]) + e <= 1)
+                model.add(sum(cover[n]) + e <= 1)
+                pairs.append(e)
+            elif n not in cover and not taken >> n & 1:  # an empty square nothing can cover
+                e = model.new_bool_var("")
+                model.add(sum(cover[s]) + e <= 1)
+                pairs.append(e)
+    model.maximize((len(pairs) + 1) * m.objective + sum(pairs))
+
+
+def tie_images(m, pmap: list, cmap: dict[int, int]) -> None:
+    """Only symmetric packings in model ``m``: a placement of colour c is
+    chosen exactly when its image ``pmap[p]`` is, in colour ``cmap[c]``."""
+    for (c, p), v in m.x.items():
+        q = pmap[p]
+        image = m.x.get((cmap[c], q)) if q is not None else None
+        if image is None:
+            m.model.add_bool_or([v.Not()])
+        elif (c, p) < (cmap[c], q):
+            m.model.add(v == image)
+
+
 def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, workers: int = 0,
           progress: ProgressCallback | None = None, stop: threading.Event | None = None,
-          start: Solution | None = None, stats: LnsStats | None = None) -> SolveResult:
+          start: Solution | None = None, stats: LnsStats | None = None,
+          search_share: float | None = None, symmetric: bool | None = None) -> SolveResult:
     """Solve a place-all puzzle with the hybrid (see the module docstring).
     ``start``: a partial packing to repair instead of the search engine's;
-    ``stats`` (if given) is filled with what the LNS did."""
+    ``stats`` (if given) is filled with what the LNS did; ``search_share``:
+    the share of the limit the search engine gets first (default
+    SEARCH_SHARE, at most SEARCH_MAX seconds; 0: the LNS starts at once
+    from nothing); ``symmetric`` (default SYMMETRIC): True, search and
+    repair only packings with the puzzle's turn symmetry (the quarter turn
+    with the colours shifted on square boards, else the half turn with
+    opposite colours swapped; OptionError when it has neither); None
+    (auto), the quarter turn where it applies, no symmetry elsewhere;
+    False, no symmetry (the search engine's general mode)."""
     if puzzle.goal is not Goal.PLACE_ALL:
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles (the goal is {puzzle.goal.value})")
     if time_limit is None:
         time_limit = 3600.0 * 24 * 365  # no limit: until a packing is found or Ctrl-C
     clock = Stopwatch(time_limit)
     nodes = 0
+    symmetric = SYMMETRIC if symmetric is None else symmetric
+    if symmetric is None:  # auto: the quarter turn alone (the half turn won on 18x20, tied on 21x17, lost on 13x14)
+        symmetry = _symmetry(puzzle) if symmetry_applies(puzzle) is None else None
+    else:
+        symmetry = _symmetry(puzzle) if symmetric else None
+        if symmetric and symmetry is None:
+            raise OptionError(f"{puzzle.name}: no turn symmetry to search: {symmetry_applies(puzzle)}; "
+                              f"{_half_turn_reason(puzzle)}")
+    share = SEARCH_SHARE if search_share is None else search_share
+    if start is None and share <= 0:
+        start = []
     if start is None:
-        from .search import solve as search_solve
+        budget = min(SEARCH_MAX, share * time_limit)
+        if symmetry is not None:
+            first = _symmetric_search(puzzle, budget, seed, stop, progress)
+        else:
+            from .search import solve as search_solve
 
-        budget = min(SEARCH_MAX, SEARCH_SHARE * time_limit)
-        first = search_solve(puzzle, budget, seed, "auto", False, progress, stop)
+            first = search_solve(puzzle, budget, seed, "general" if symmetric is False else "auto", False,
+                                 progress, stop)
         if first.status is not Status.UNKNOWN or first.interrupted:
             first.engine = "hybrid"
             first.method = f"search: {first.method}"
             return first
         nodes, start = first.nodes, first.placements
     repair = _Repair(puzzle, list(start), clock, stats if stats is not None else LnsStats(), random.Random(seed),
-                     workers or os.cpu_count() or 1, stop)
+                     workers or os.cpu_count() or 1, stop, symmetry)
     repair.run(progress)
     return repair.result(nodes)
 
 
+SYMMETRIC: bool | None = None  # symmetric packings only: None (auto) the quarter turn where it applies
+
+
+def _half_turn_reason(puzzle: Puzzle) -> str:
+    from .search.halfturn import half_turn
+
+    found = half_turn(puzzle)
+    return found if isinstance(found, str) else "it has the half turn"
+
+
+def _symmetry(puzzle: Puzzle) -> tuple[list, dict[int, int]] | None:
+    """The puzzle's turn symmetry as (placement map, colour map): the
+    quarter turn with the colours shifted on square boards where it applies
+    (:func:`solver.symmetry.symmetry_applies`), else the half turn with
+    opposite colours swapped (:func:`solver.search.halfturn.half_turn`);
+    None when neither applies."""
+    from .search.halfturn import half_turn
+    from .symmetry import quarter_turn_placements
+
+    if symmetry_applies(puzzle) is None:
+        return quarter_turn_placements(puzzle), {c: (c + 1) % 4 for c in puzzle.colors}
+    found = half_turn(puzzle)
+    return None if isinstance(found, str) else found
+
+
+def _square_map(puzzle: Puzzle) -> list[int]:
+    """The square map of :func:`_symmetry`'s turn."""
+    from .search.halfturn import half_turn_map
+    from .symmetry import quarter_turn
+
+    if symmetry_applies(puzzle) is None:
+        return [quarter_turn(puzzle.board, s) for s in range(puzzle.board.size)]
+    return half_turn_map(puzzle)
+
+
+def _orbit_mask(mask: int, square_map: list[int]) -> int:
+    """``mask`` with all its images under the turn (closed under it)."""
+    while True:
+        grown = mask | mask_of(square_map[s] for s in squares_of(mask))
+        if grown == mask:
+            return mask
+        mask = grown
+
+
+def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
+                      progress: ProgressCallback | None = None) -> SolveResult:
+    """The symmetric beam alone (quarter turn, else half turn; beams of
+    growing width) for ``budget`` seconds: a complete packing, or the
+    longest symmetric partial one."""
+    from .search.driver import _beam_task
+    from .search.halfturn import HalfTurnBeam
+    from .search.symmetric import SymmetricBeam
+
+    clock = Stopwatch(budget)
+    quarter = symmetry_applies(puzzle) is None
+    runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
+    name = "symmetric beam" if quarter else "half-turn beam"
+    found: list = []
+    task = _beam_task(runner, seed, found, name)
+    total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
+    while not found and not clock.expired() and not (stop is not None and stop.is_set()):
+        try:
+            next(task)
+        except StopIteration:  # (it ends once it has found a packing)
+            break
+        if progress is not None and clock.elapsed - reported >= 1.0:
+            reported = clock.elapsed
+            progress(Progress(clock.elapsed, runner.nodes, f"{len(runner.best)}/{total} pieces, {name}"))
+    interrupted = stop is not None and stop.is_set()
+    if found:
+        return SolveResult(Status.OPTIMAL, "search", name, nodes=runner.nodes, placements=found[0][1],
+                           interrupted=interrupted)
+    return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=list(runner.best),
+                       best_partial=bool(runner.best), interrupted=interrupted)
+
+
 class _Repair:
     """The LNS loop over one packing: the current packing and its squares,
-    the steps without a gain (windows grow with them) and the sink."""
+    the steps without a gain (windows grow with them) and the sink; the
+    best packing of all restarts."""
 
     def __init__(self, puzzle: Puzzle, current: Solution, clock: Stopwatch, stats: LnsStats, rng: random.Random,
-                 workers: int, stop: threading.Event | None):
+                 workers: int, stop: threading.Event | None, symmetry: tuple[list, dict[int, int]] | None = None):
         try:
             verify(puzzle, current, partial=True)
         except VerificationError:  # (e.g. nothing placed yet, and a set-up piece off its colour's start square)
@@ -203,7 +357,12 @@ class _Repair:
                 raise
         self.puzzle, self.current, self.clock, self.stats = puzzle, current, clock, stats
         self.rng, self.workers, self.stop = rng, workers, stop
+        self.symmetry = symmetry
+        self.square_map = _square_map(puzzle) if symmetry is not None else None
+        if symmetry is not None and set(current) != {(symmetry[1][c], symmetry[0][p]) for c, p in current}:
+            self.symmetry = None  # (a packing that is not symmetric: repaired without the symmetry)
         self.value = _squares(puzzle, current)
+        self.best, self.best_value = current, self.value
         self.stale = 0
         self.sink: int | None = None
         stats.start_pieces = len(current)
@@ -215,45 +374,78 @@ class _Repair:
     def run(self, progress: ProgressCallback | None) -> None:
         """Steps until the packing is complete, the time is up or Ctrl-C."""
         total = sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
+        fresh = True
         while self.value < self.puzzle.piece_squares and not self.clock.expired() and not self.stopped():
             left = self.clock.left()
-            step_time = min(STEP_LIMIT, left) if left is not None else STEP_LIMIT
+            step_time = min(STEP_MAX, STEP_LIMIT * (1 + self.stale // (2 * PATIENCE)))
+            step_time = min(step_time, left) if left is not None else step_time
             if step_time < 0.2:
                 break
-            if self.stats.steps == 0 and HOLES:  # first the holes alone: the pieces left, wherever they fit
+            if RESTART and self.stale >= RESTART:  # stuck: again from nothing
+                self.current, self.value, self.stale, self.sink, fresh = [], 0, 0, None, True
+                self.stats.restarts += 1
+            if fresh and HOLES:  # first the holes alone: the pieces left, wherever they fit
                 window, colors, sink = 0, None, None
             else:
                 window, colors = self.next_window()
                 sink = self.sink if SINK else None
+            fresh = False
             self.stats.steps += 1
             try:
                 new = lns_step(self.puzzle, self.current, window, step_time, self.rng.randrange(1 << 30),
-                               self.workers, self.stop, HOLES, sink, colors)
+                               self.workers, self.stop, HOLES, sink, colors, self.symmetry)
             except VerificationError:
                 self.stats.rejected += 1
                 raise
             self.take(new)
             if progress:
                 progress(Progress(self.clock.elapsed, self.stats.steps,
-                                  f"{len(self.current)}/{total} pieces, lns step {self.stats.steps}"))
+                                  f"{len(self.best)}/{total} pieces, lns step {self.stats.steps}"))
 
     def next_window(self) -> tuple[int, tuple[int, ...] | None]:
         """A window around a hole (its side grown by the steps without a
         gain), of every colour or, in a share of the steps, of one colour
-        and twice as wide; the sink moves now and then."""
+        and twice as wide; or (HOLE_WINDOWS) the squares near a few holes
+        close to one another; the sink moves now and then. Under a
+        symmetry, the window and colours with their images."""
         puzzle, rng, b = self.puzzle, self.rng, self.puzzle.board
-        size = SIZES[min(self.stale // PATIENCE, len(SIZES) - 1)]
+        grown = self.stale // PATIENCE
+        size = SIZES[min(grown, len(SIZES) - 1)]
         covered = mask_of(s for _, p in self.current for s in puzzle.table.squares[p])
         holes = list(squares_of(puzzle.masks.free & ~covered))
         if self.sink is None or self.stale and self.stale % (2 * PATIENCE) == 0:
             self.sink = rng.choice(holes) if holes else rng.randrange(b.size)
-        r, c = b.row_col(rng.choice(holes) if holes else rng.randrange(b.size))
-        h, w = size + rng.randint(-1, 1), size + rng.randint(-1, 1)
         colors = None
-        if rng.random() < ONE_COLOR:
-            colors = (rng.choice(puzzle.colors),)
-            h, w = 2 * h, 2 * w
-        return window_mask(puzzle, r - rng.randrange(h), c - rng.randrange(w), h, w), colors
+        if holes and rng.random() < HOLE_WINDOWS:
+            window = self.hole_window(holes, grown)
+        else:
+            r, c = b.row_col(rng.choice(holes) if holes else rng.randrange(b.size))
+            h, w = size + rng.randint(-1, 1), size + rng.randint(-1, 1)
+            if rng.random() < ONE_COLOR:
+                colors = (rng.choice(puzzle.colors),)
+                h, w = 2 * h, 2 * w
+            window = window_mask(puzzle, r - rng.randrange(h), c - rng.randrange(w), h, w)
+        if self.symmetry is not None:  # the window's and the colours' orbits
+            cmap = self.symmetry[1]
+            window = _orbit_mask(window, self.square_map)
+            if colors is not None:
+                orbit = set(colors)
+                while {cmap[c] for c in orbit} - orbit:
+                    orbit |= {cmap[c] for c in orbit}
+                colors = tuple(sorted(orbit))
+        return window, colors
+
+    def hole_window(self, holes: list[int], grown: int) -> int:
+        """The squares within king distance d of a hole and of its nearest
+        1 to 3 other holes (d from 1, growing with the steps without a
+        gain), so that the pieces between holes move and holes merge."""
+        rng, b = self.rng, self.puzzle.board
+        h0 = rng.choice(holes)
+        r0, c0 = b.row_col(h0)
+        near = sorted(holes, key=lambda s: max(abs(b.row_col(s)[0] - r0), abs(b.row_col(s)[1] - c0)))
+        chosen = near[:1 + rng.randint(1, 3)]
+        d = 1 + min(grown, 3) + rng.randint(0, 1)
+        return b.king_fill(mask_of(chosen), b.open_mask, d)
 
     def take(self, new: Solution | None) -> None:
         """Keep a packing with more squares (a gain), or as many but placed
@@ -262,26 +454,31 @@ class _Repair:
         if new_value > self.value:
             self.stats.gains += 1
             self.stale, self.sink = 0, None
-            self.stats.history.append((self.clock.elapsed, len(new)))
+            if new_value > self.best_value:
+                self.stats.history.append((self.clock.elapsed, len(new)))
         else:
             self.stale += 1
             if new_value < self.value or set(new) == set(self.current):
                 return
             self.stats.moves += 1
         self.current, self.value = new, new_value
+        if new_value > self.best_value:
+            self.best, self.best_value = new, new_value
 
     def result(self, nodes: int) -> SolveResult:
         """OPTIMAL with the complete packing, or UNKNOWN with the best partial."""
         stats, total = self.stats, sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
         method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
+        if self.symmetry is not None:
+            method = f"half-turn symmetric {method}"
         figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
-                   "lns_moves": stats.moves}
-        if self.value == self.puzzle.piece_squares:
-            verify(self.puzzle, self.current)
-            return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=self.current,
+                   "lns_moves": stats.moves, "lns_restarts": stats.restarts}
+        if self.best_value == self.puzzle.piece_squares:
+            verify(self.puzzle, self.best)
+            return SolveResult(Status.OPTIMAL, "hybrid", method, nodes=nodes, placements=self.best,
                                interrupted=self.stopped(), stats=figures)
-        return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=self.current,
-                           best_partial=bool(self.current), interrupted=self.stopped(), stats=figures)
+        return SolveResult(Status.UNKNOWN, "hybrid", method, nodes=nodes, placements=self.best,
+                           best_partial=bool(self.best), interrupted=self.stopped(), stats=figures)
 
 
 # -- a portfolio of seeds --------------------------------------------------------------------

@@ -72,6 +72,7 @@ class SolveOptions:
     hint: Solution | None = None
     portfolio: int = 0  # hybrid: this many seeds (from ``seed`` on) on Dask, the best run wins
     scheduler: str | None = None  # hybrid portfolio: an existing Dask cluster (else a LocalCluster)
+    search_share: float | None = None  # hybrid: share of the limit for the search engine first (None: default)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
@@ -79,6 +80,10 @@ class SolveOptions:
         check_int(self.workers, "workers", 0, MAX_WORKERS)
         check_int(self.portfolio, "portfolio", 0, MAX_WORKERS)
         _choice(self.mode, "mode", MODES)
+        share = self.search_share
+        if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float))
+                                  or not 0 <= share <= 1):
+            raise OptionError(f"search share must be a number from 0 to 1, not {share!r}")
 
 
 def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | None = None,
@@ -155,7 +160,9 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
             seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
             result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, scheduler=opts.scheduler)
         else:
-            result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop)
+            result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop,
+                                  search_share=opts.search_share,
+                                  symmetric={"symmetric": True, "general": False}.get(opts.mode))
     else:
         from . import cpsat
 

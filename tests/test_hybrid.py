@@ -181,3 +181,51 @@ def test_a_portfolio_of_seeds_keeps_the_best_run():
     verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
     with pytest.raises(OptionError):
         solve(puzzle, "search", portfolio=2)
+
+
+# -- the turn symmetries (half turn on rectangles) -------------------------------------------
+
+def _symmetric(puzzle, placements, symmetry) -> bool:
+    pmap, cmap = symmetry
+    return set(placements) == {(cmap[c], pmap[p]) for c, p in placements}
+
+
+def test_half_turn_symmetry_of_the_two_colour_puzzles():
+    from solver.search.halfturn import half_turn
+
+    pmap, cmap = half_turn(load_puzzle(PUZZLES / "frontier-2c-13x14.toml"))
+    assert cmap == {0: 2, 2: 0}
+    pmap, cmap = half_turn(load_puzzle(PUZZLES / "frontier-18x20.toml"))
+    assert cmap == {0: 2, 1: 3, 2: 0, 3: 1} and all(q is not None for q in pmap)
+    assert isinstance(half_turn(load_puzzle(PUZZLES / "solo-21.toml")), str)  # one colour: no partner
+
+
+def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
+    from solver.search.halfturn import HalfTurnBeam
+
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    symmetry = hybrid._symmetry(puzzle)
+    beam = HalfTurnBeam(puzzle)
+    state = beam.run(4, 6, seed=1)
+    current = list(state.placed) if state is not None else beam.best
+    verify(puzzle, current, partial=state is None)
+    assert current and _symmetric(puzzle, current, symmetry)
+    current = current[:2]  # blue's first piece and its image: a symmetric partial packing
+    verify(puzzle, current, partial=True)
+    for step in range(2):
+        window = hybrid._orbit_mask(hybrid.window_mask(puzzle, 0, 0, 4, 4), hybrid._square_map(puzzle))
+        new = hybrid.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, symmetry=symmetry)
+        if new is None:
+            continue
+        verify(puzzle, new, partial=True)
+        assert _symmetric(puzzle, new, symmetry) and _squares(puzzle, new) >= _squares(puzzle, current)
+        current = new
+
+
+def test_the_hybrid_searches_symmetric_packings_only_where_the_puzzle_has_a_turn_symmetry():
+    solo = load_puzzle(PUZZLES / "solo-21.toml")
+    with pytest.raises(OptionError):
+        hybrid.solve(solo, time_limit=5.0, symmetric=True)  # one colour: no turn maps it onto another
+    result = solve(load_puzzle(PUZZLES / "solo-84.toml"), "hybrid", time_limit=120, seed=1, workers=2)
+    assert result.status is Status.OPTIMAL and "symmetric beam" in result.method  # the quarter turn, by default
+    verify(load_puzzle(PUZZLES / "solo-84.toml"), result.placements)

@@ -75,3 +75,25 @@ def test_ctrl_c_stops_a_cpsat_count():
     obj = json.loads(run.stdout)
     assert obj["interrupted"] is True and obj["count_complete"] is False
     assert obj["status"] in ("FEASIBLE", "UNKNOWN") and "Traceback" not in run.stderr
+
+
+def test_ctrl_c_during_the_hybrids_lns_prints_its_best_partial_and_exits_130(tmp_path):
+    """The hybrid's LNS phase (``--search-share 0``: it starts at once, from
+    nothing) stopped by SIGINT after its first reported step: the best
+    partial packing is printed, verifies as a partial packing, exit 130."""
+    from solver.cli import main
+
+    puzzle = PUZZLES / "frontier-2c-13x14.toml"
+    run = _interrupt(["solve", str(puzzle), "--engine", "hybrid", "--search-share", "0", "--time-limit", "300",
+                      "--json"], "lns step")
+    assert run.returncode == 130, run.stderr
+    assert "lns step" in run.stderr and "Traceback" not in run.stderr
+    obj = json.loads(run.stdout)
+    assert obj["interrupted"] is True and obj["engine"] == "hybrid" and "lns" in obj["method"]
+    assert obj["status"] in ("UNKNOWN", "OPTIMAL")
+    if obj["status"] == "UNKNOWN":
+        assert obj["best_partial"] and obj["placements"]
+        assert len(obj["placements"]) + sum(len(names) for names in obj["pieces_left"].values()) == 42
+    out = tmp_path / "partial.json"
+    out.write_text(run.stdout)
+    assert main(["solve", str(puzzle), "--check", str(out)]) == (4 if obj["status"] == "UNKNOWN" else 0)
