@@ -470,7 +470,8 @@ class _Repair:
         stats, total = self.stats, sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
         method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
         if self.symmetry is not None:
-            method = f"half-turn symmetric {method}"
+            turn = "quarter-turn" if symmetry_applies(self.puzzle) is None else "half-turn"
+            method = f"{turn} symmetric {method}"
         figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
                    "lns_moves": stats.moves, "lns_restarts": stats.restarts}
         if self.best_value == self.puzzle.piece_squares:
