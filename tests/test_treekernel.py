@@ -234,3 +234,19 @@ def test_analyze_uses_the_compiled_tree_and_reports_its_figures(tmp_path, capsys
     assert obj["nodes"] > 0 and obj["positions_per_second"] > 0
     assert main(["analyze", str(path), "--move", str(len(end.history) - 6)]) == 0
     assert "Game tree: proven to the end of the game, lines of up to" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("budget", [2_000, 30], ids=["budget-2000", "budget-30"])
+def test_solo_bounds_of_interacting_colours_keep_values_exact(monkeypatch, budget):
+    """Params.tight (off by default): colours that still interact bounded by
+    their solo optima with the others frozen, on every ply; budget 30 makes
+    the bounding solo searches give up often."""
+    params = tk.params
+    monkeypatch.setattr(tk, "params",
+                        lambda *a, **k: params(*a, **{**k, "tight": tk.MAX_PLIES, "tight_budget": budget}))
+    found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=300)
+    found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5)
+    for pos, oracle in found:
+        check(pos, oracle)
+    for pos, oracle in endgames(CLASSIC, 5, most=8, cap=1500):
+        check(pos, oracle, colors=(pos.to_move,))

@@ -34,7 +34,12 @@ pruning, an optimistic bound from the room left, its own table memoised by
 colour, hand and the contents of the reach), and the colour is taken out of
 the rotation with that score booked. Others end between their score now
 and it plus what still fits, which cuts branches (as
-:class:`solver.endgame.ScoreOutlook` does for the Python tree).
+:class:`solver.endgame.ScoreOutlook` does for the Python tree). With
+``Params.tight`` (off by default: it cuts the tree's positions 3-4x at 12
+and 16 placements before the end, but its solo searches cost more time
+than that saves on many positions; benchmarks/RESULTS.md, issue 11 second
+session) a colour that still interacts is bounded by its solo optimum
+with the others frozen too, where that can refute the node's window.
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ UNKNOWN = -2  # to_move of a row whose moves are not generated yet
 BUDGET, DONE, OVERFLOW = 0, 1, 2
 # ctl: the kernel's counters (kept between calls)
 C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
+C_BOUND_CALLS, C_BOUND_RUNS, C_BOUND_NODES, C_BOUND_CUTS = range(9, 13)  # _tighten's solo bounds
 # child search kinds (PVS)
 FULL, NULL = 0, 1
 # solo ctl
@@ -73,6 +79,7 @@ S_NODES, S_BUDGET, S_ABORT = range(3)
 F_ALPHA, F_TOP, F_BEST, F_N, F_NEXT = range(5)
 GAVE_UP = np.uint64(0x9E3779B97F4A7C15)  # salt: "the solo search of this region gave up"
 SOLO_SALT = np.uint64(0xD1B54A32D192ED03)
+BOUND_GAVE_UP = np.uint64(0x8CB92BA72F3D8DD7)  # salt: "a bound search of this region gave up"
 
 
 # -- the kernel's data ------------------------------------------------------------
@@ -124,6 +131,8 @@ class Params(NamedTuple):
     bonus_all: int  # the bonus for placing everything (0: the variant has none)
     bonus_mono: int  # the bonus when the monomino went last
     helper: int  # 1: a helper thread of a parallel search (another move order near the root)
+    tight: int  # plies below the root where a colour still interacting is bounded by its solo optimum too
+    tight_budget: int  # nodes of one such bounding solo search before it gives up
 
 
 class Table(NamedTuple):
@@ -488,10 +497,11 @@ def _kept_reaches(tb, st, d):
 
 
 @njit(cache=True, _nrt=False)
-def _outlook(tb, st, sp, so, mem, ctl, d):
+def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
     """Settle the colours at row d that no longer interact (take them out
     of the rotation, booking their solo gains) and return proven bounds
-    (lo, hi) of the value."""
+    (lo, hi) of the value (tightened by _tighten when that can refute the
+    window (alpha, beta))."""
     nw = tb.n_words
     sc = st.scratch
     live = 0
@@ -547,7 +557,56 @@ def _outlook(tb, st, sp, so, mem, ctl, d):
             st.skip[d] |= bit
             st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
             ctl[C_SETTLED] += 1
-    return _bounds(tb, st, sp, d)
+    lo, hi = _bounds(tb, st, sp, d)
+    if d <= sp.tight:
+        lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
+        if hi <= alpha or lo >= beta:
+            ctl[C_BOUND_CUTS] += 1
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
+    """Bounds (lo, hi) of row d tightened by the solo optima of colours
+    that still interact: a colour ends at most at its solo optimum with the
+    others frozen where they are (they only take squares away from it; its
+    reach, scratch[o], bounds where it can play), which is often far below
+    _most (that books the whole bonus once the room is as big as the
+    squares left). A solo search runs only while the side it tightens can
+    still refute the window: hi down to alpha, lo up to beta."""
+    nw = tb.n_words
+    sc = st.scratch
+    for side in range(2):  # 0: the maximisers' colours lower hi, 1: the minimisers' raise lo
+        if side == 0 and hi <= alpha or side == 1 and lo >= beta:
+            continue
+        shave = 0  # the most the side's colours can take off
+        for o in range(4):
+            bit = np.int64(1) << o
+            w = sp.weight[o]
+            if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
+                continue
+            shave += abs(w) * _most(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw))
+        if (hi - shave > alpha) if side == 0 else (lo + shave < beta):
+            continue  # even solo optima no better than now would not refute the window
+        for o in range(4):
+            bit = np.int64(1) << o
+            w = sp.weight[o]
+            if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
+                continue
+            now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
+            up = _most(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw))
+            need = hi - alpha if side == 0 else beta - lo  # what is left to take off, in value
+            a = abs(w)
+            t = max(now, now + up - (need + a - 1) // a)  # this colour alone at t would do
+            ok, value = _solo_bound(tb, sp, st, so, mem, ctl, d, o, t)
+            if ok and value - now < up:
+                if side == 0:
+                    hi -= w * (up - (value - now))
+                else:
+                    lo -= w * (up - (value - now))
+            if hi <= alpha if side == 0 else lo >= beta:
+                break
+    return lo, hi
 
 
 @njit(cache=True, _nrt=False)
@@ -574,10 +633,9 @@ def _bounds(tb, st, sp, d):
 
 
 @njit(cache=True, _nrt=False)
-def _solo_value(tb, sp, st, so, mem, ctl, d, o):
-    """(found, final score) of colour o playing alone from row d inside its
-    reach scratch[o]; memoised on the colour, its hand and the contents of
-    the reach; a search that gives up is remembered too."""
+def _solo_root(tb, st, so, d, o):
+    """Solo row 0 from colour o at row d inside its reach scratch[o];
+    returns the memo key (the colour, its hand and the reach's contents)."""
     nw = tb.n_words
     sc = st.scratch
     h = SOLO_SALT ^ _mix(np.uint64(o + 1) ^ (np.uint64(st.hand[d, o]) << np.uint64(3)))
@@ -590,24 +648,66 @@ def _solo_value(tb, sp, st, so, mem, ctl, d, o):
         h = _mix(h ^ r)
         h = _mix(h ^ (st.forbidden[d, o, w] & r))
         h = _mix(h ^ (st.corners[d, o, w] & r & ~st.forbidden[d, o, w]))
+    so.hand[0] = st.hand[d, o]
+    so.spare[0] = st.spare[d, o]
+    so.bonus[0] = st.bonus[d, o]
+    so.started[0, 0] = st.started[d, o]
+    so.key[0] = h
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _solo_value(tb, sp, st, so, mem, ctl, d, o):
+    """(found, final score) of colour o playing alone from row d inside its
+    reach scratch[o]; memoised on the colour, its hand and the contents of
+    the reach; a search that gives up is remembered too."""
+    h = _solo_root(tb, st, so, d, o)
     found, lo, hi, _ = _probe(so.table, h)
     if found and lo == hi:
         return True, lo
     found, _, _, _ = _probe(so.table, h ^ GAVE_UP)
     if found:
         return False, 0
-    so.hand[0] = st.hand[d, o]
-    so.spare[0] = st.spare[d, o]
-    so.bonus[0] = st.bonus[d, o]
-    so.started[0, 0] = st.started[d, o]
-    so.key[0] = h
     so.ctl[S_NODES] = 0
     so.ctl[S_ABORT] = 0
-    value = _solo_search(tb, sp, so, mem, o)
+    value = _solo_search(tb, sp, so, mem, o, -INF)
     ctl[C_SOLO_NODES] += so.ctl[S_NODES]
     ctl[C_SOLO_RUNS] += 1
     if so.ctl[S_ABORT]:
         _store(so.table, h ^ GAVE_UP, 0, 0, -1, 63)
+        return False, 0
+    return True, value
+
+
+@njit(cache=True, _nrt=False)
+def _solo_bound(tb, sp, st, so, mem, ctl, d, o, t):
+    """(found, an upper bound of colour o's solo optimum from row d inside
+    its reach scratch[o]), searched only as far as needed to tell whether
+    it is at most t: at most t, or the exact optimum above t. Shares the
+    memo of _solo_value (its entries are bounds of the same positions)."""
+    ctl[C_BOUND_CALLS] += 1
+    h = _solo_root(tb, st, so, d, o)
+    found, lo, hi, _ = _probe(so.table, h)
+    if found and (lo == hi or hi <= t):
+        return True, hi
+    found, _, _, _ = _probe(so.table, h ^ GAVE_UP)
+    if found:
+        return False, 0
+    found, _, _, _ = _probe(so.table, h ^ BOUND_GAVE_UP)
+    if found:
+        return False, 0
+    so.ctl[S_NODES] = 0
+    so.ctl[S_ABORT] = 0
+    budget = so.ctl[S_BUDGET]
+    so.ctl[S_BUDGET] = sp.tight_budget
+    value = _solo_search(tb, sp, so, mem, o, t)
+    so.ctl[S_BUDGET] = budget
+    ctl[C_SOLO_NODES] += so.ctl[S_NODES]
+    ctl[C_SOLO_RUNS] += 1
+    ctl[C_BOUND_RUNS] += 1
+    ctl[C_BOUND_NODES] += so.ctl[S_NODES]
+    if so.ctl[S_ABORT]:
+        _store(so.table, h ^ BOUND_GAVE_UP, 0, 0, -1, 63)
         return False, 0
     return True, value
 
@@ -663,15 +763,15 @@ def _solo_enter(tb, sp, so, mem, sd):
 
 
 @njit(cache=True, _nrt=False)
-def _solo_search(tb, sp, so, mem, c):
+def _solo_search(tb, sp, so, mem, c, alpha):
     """The best final score of colour c alone from solo row 0 (a max-only
     alpha search with its own table: a value above a node's alpha is exact,
-    one at or below it an upper bound). Gives up (S_ABORT) after the node
-    budget."""
+    one at or below it an upper bound; ``alpha``: the root's). Gives up
+    (S_ABORT) after the node budget."""
     sd = 0
     mode = ENTER
     value = 0
-    so.frame[0, F_ALPHA] = -INF
+    so.frame[0, F_ALPHA] = alpha
     while True:
         if mode == ENTER:
             so.ctl[S_NODES] += 1
@@ -820,7 +920,7 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
             st.stats[d, 2] += 1
             return 1, hi
     elif d > 0 and sp.settle:
-        lo, hi = _outlook(tb, st, sp, so, mem, ctl, d)
+        lo, hi = _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta)
         if c >= 0 and st.skip[d] & (np.int64(1) << c):
             c = UNKNOWN  # taken out as settled: the turn passes on
         if lo == hi or lo >= beta or hi <= alpha:
@@ -1220,11 +1320,11 @@ def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
 
 
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
-           solo_budget: int = 200_000) -> Params:
+           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
-                  etc_plies, solo_budget, all_placed, mono_last, 0)
+                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget)
 
 
 def _final_value(pos: Position, weight) -> int:

@@ -1,0 +1,184 @@
+"""Issue 11, second session: positions the compiled tree needs to prove a
+two-player value, by root strategy, on the same positions in one process
+(node counts do not depend on the machine's load).
+
+    python benchmarks/tree_ideas.py [--backs 12,16] [--games 0-9] [--cap 20000000] [--methods plain,mtdf,asp4]
+
+Methods: ``plain`` (the full window, as solve_two_player), ``mtdf`` (null
+windows around a guess, MTD(f), the table kept between passes), ``asp``
+(``aspN``: an aspiration window of +-N around the guess, widened on a
+fail);
+options after colons, e.g. ``plain:t99:e12``: ``eN`` enhanced
+transposition cut-offs N plies deep (default 6), ``tN`` colours still
+interacting bounded by their solo optima N plies deep (default 0, off),
+``bN`` a table of 2**N entries (default 22, as endgame.py), ``sN`` a solo
+table of 2**N entries (default 18, as the engine's), ``kN`` node budget of
+one bounding solo search (default 200,000, the settling searches'). The
+guess is the value of the greedy line (every colour plays its largest
+piece, the first listed), as benchmarks/endgame.py's plies_left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
+
+from solver.position import Move  # noqa: E402
+from solver.search import treekernel as tk  # noqa: E402
+
+WEIGHT = (1, -1, 1, -1)
+
+
+def greedy_value(pos) -> int:
+    pos = pos.copy()
+    while not pos.game_over:
+        moves = pos.legal_placements()
+        p = max(moves, key=lambda q: len(pos.table.squares[q]))
+        pos.push(Move(pos.to_move, p))
+    return sum(w * pos.score(c) for c, w in enumerate(WEIGHT))
+
+
+class Capped(Exception):
+    pass
+
+
+SOLO = [0]  # solo-search positions of the method being run (settling and bounds)
+
+
+def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
+    """One kernel search of the root window (alpha, beta); returns its
+    (fail-soft) value and the nodes it took."""
+    eng.params = p
+    eng._load(pos, alpha, beta, fresh)
+    while True:
+        status = tk._search(eng.tb, p, eng.st, eng.tt, eng.mem, eng.so, eng.ctl, 1 << 20)
+        if status == tk.DONE:
+            SOLO[0] += int(eng.ctl[tk.C_SOLO_NODES])
+            return int(eng.ctl[tk.C_VALUE]), int(eng.ctl[tk.C_NODES])
+        if status == tk.OVERFLOW:
+            raise RuntimeError("overflow")
+        if used + eng.ctl[tk.C_NODES] > cap:
+            SOLO[0] += int(eng.ctl[tk.C_SOLO_NODES])
+            raise Capped(used + int(eng.ctl[tk.C_NODES]))
+
+
+def solve(method, pos, cap, guess):
+    bits, etc, tight, sbits, tb = TABLE_BITS, 6, 0, 18, 200_000
+    method, *opts = method.split(":")
+    for o in opts:
+        if o[0] == "b":
+            bits = int(o[1:])
+        elif o[0] == "e":
+            etc = int(o[1:])
+        elif o[0] == "t":
+            tight = int(o[1:])
+        elif o[0] == "s":
+            sbits = int(o[1:])
+        elif o[0] == "k":
+            tb = int(o[1:])
+    eng = tk.engine(pos.board, bits)
+    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb)
+    if eng.so.table.key.shape[0] != 1 << sbits:
+        eng.so = tk._solo(eng.tb, sbits)
+    eng.so.table.key.fill(0)  # every method starts with an empty solo memo
+    eng.so.table.data.fill(0)
+    used = 0
+    passes = 0
+    BIG = tk.INF - 1
+    if method == "plain":
+        v, n = one_pass(eng, pos, p, -BIG, BIG, True, 0, cap)
+        return v, n, 1
+    if method == "mtdf":
+        lo, hi = -BIG, BIG
+        g = guess
+        fresh = True
+        while lo < hi:
+            beta = g + 1 if g == lo else g  # test "value >= beta"
+            beta = max(min(beta, hi), lo + 1)
+            v, n = one_pass(eng, pos, p, beta - 1, beta, fresh, used, cap)
+            fresh = False
+            used += n
+            passes += 1
+            if v < beta:
+                hi = v
+            else:
+                lo = v
+            g = v
+        return lo, used, passes
+    if method.startswith("asp"):
+        delta = int(method[3:] or 4)
+        a, b = guess - delta, guess + delta
+        fresh = True
+        while True:
+            v, n = one_pass(eng, pos, p, a, b, fresh, used, cap)
+            fresh = False
+            used += n
+            passes += 1
+            if a < v < b:
+                return v, used, passes
+            if v <= a:
+                b = v + 1
+                a = -BIG
+            else:
+                a = v - 1
+                b = BIG
+    raise ValueError(method)
+
+
+def spans(text):
+    out = []
+    for part in text.split(","):
+        if "-" in part:
+            x, y = part.split("-")
+            out += list(range(int(x), int(y) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--backs", default="12,16")
+    ap.add_argument("--games", default="0-9")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cap", type=int, default=20_000_000)
+    ap.add_argument("--methods", default="plain,mtdf,asp4")
+    args = ap.parse_args()
+    methods = args.methods.split(",")
+    print("load", os.getloadavg())
+    heads = [f"{m + ' (value nodes passes solo s)':>34}" for m in methods]
+    print(f"{'back':>4} {'game':>4} {'guess':>5} " + " ".join(heads))
+    totals = {m: 0 for m in methods}
+    for back in spans(args.backs):
+        for g in spans(args.games):
+            pos = before_end(seeded_game(args.seed + g), back)
+            guess = greedy_value(pos)
+            cells = []
+            vals = set()
+            for m in methods:
+                t0 = time.perf_counter()
+                SOLO[0] = 0
+                try:
+                    v, n, k = solve(m, pos, args.cap, guess)
+                    vals.add(v)
+                    totals[m] += n
+                    cells.append(f"{v:>4} {n:>11,} {k:>2}p {SOLO[0]:>9,} {time.perf_counter() - t0:>5.1f}s")
+                except Capped as e:
+                    totals[m] += e.args[0]
+                    cells.append(f"{'-':>4} >{e.args[0]:>10,}    {SOLO[0]:>9,} {time.perf_counter() - t0:>5.1f}s")
+            flag = "" if len(vals) <= 1 else "  MISMATCH"
+            print(f"{back:>4} {g:>4} {guess:>5} " + " ".join(f"{c:>34}" for c in cells) + flag, flush=True)
+    print("total", " ".join(f"{m}={totals[m]:,}" for m in methods))
+    print("load", os.getloadavg())
+
+
+if __name__ == "__main__":
+    main()
