@@ -173,12 +173,14 @@ def main() -> None:
         if args.reuse:
             return reuse_check(games, Path(tmp), options)
         serial, per_game, serial_nodes = run(games, Path(tmp) / "serial", options, 0)
-        parallel, _, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
+        parallel, per_task, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
         differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))
         open_serial, open_dask = unproven(Path(tmp) / "serial"), unproven(Path(tmp) / "dask")
     print(f"{len(seeds)} Duo games, last {args.moves} moves each")
     print(f"values not proven: serial {' '.join(open_serial) or 'none'}; Dask {' '.join(open_dask) or 'none'}")
     print("serial seconds per game: " + "  ".join(f"{k.split('-')[1]}:{v:.1f}" for k, v in sorted(per_game.items())))
+    print(f"the games' own seconds, summed: serial {sum(per_game.values()):.1f}, on the workers "
+          f"{sum(per_task.values()):.1f} (two at a time)")
     print(f"serial (this process):           {serial:7.1f} s  {serial_nodes:>9,} positions")
     print(f"Dask, {args.workers} worker processes:       {parallel:7.1f} s  {parallel_nodes:>9,} positions "
           "(cluster start and stop included)")
