@@ -316,7 +316,7 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
     """The symmetric beam alone (quarter turn, else half turn; beams of
     growing width) for ``budget`` seconds: a complete packing, or the
     longest symmetric partial one."""
-    from .search.driver import _beam_task
+    from .search.driver import beam_task
     from .search.halfturn import HalfTurnBeam
     from .search.symmetric import SymmetricBeam
 
@@ -325,7 +325,7 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
     name = "symmetric beam" if quarter else "half-turn beam"
     found: list = []
-    task = _beam_task(runner, seed, found, name)
+    task = beam_task(runner, seed, found, name)
     total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
     while not found and not clock.expired() and not (stop is not None and stop.is_set()):
         try:

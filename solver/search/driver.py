@@ -118,7 +118,7 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
 
 # -- place-all ---------------------------------------------------------------------
 
-def _beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str) -> Iterator[None]:
+def beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str) -> Iterator[None]:
     """Beams of growing width with fresh seeds until one succeeds; appends
     (name, placements) to ``found``."""
     round_ = 0
@@ -152,10 +152,10 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: str, seed: int, deadline: float 
         raise OptionError(f"--mode symmetric does not apply to {puzzle.name}: {why}")
     if symmetric:
         runners.append(SymmetricBeam(puzzle))
-        tasks["symmetric beam"] = (_beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
+        tasks["symmetric beam"] = (beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
     if game and mode in ("auto", "general"):
         runners.append(BeamSearch(puzzle))
-        tasks["beam"] = (_beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
+        tasks["beam"] = (beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
     exhaustive = None
     if mode in ("auto", "general", "exhaustive"):
         exhaustive = _complete_search(puzzle, stop_after=1)
