@@ -1327,6 +1327,20 @@ def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = Tr
                   etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget)
 
 
+TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
+
+
+def two_player_params(pos: Position, settle: bool = True) -> Params:
+    """A search for the two-player value: seat 1 minus seat 2, seat 1 maximising."""
+    return params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settle)
+
+
+def guaranteed_params(pos: Position, color: int, settle: bool = True) -> Params:
+    """A search for the score ``color`` guarantees: it maximises, the others minimise."""
+    weight = tuple(1 if c == color else 0 for c in range(4))
+    return params(pos, weight, weight, settle)
+
+
 def _final_value(pos: Position, weight) -> int:
     return sum(w * pos.score(c) for c, w in enumerate(weight))
 
@@ -1336,10 +1350,9 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
     """The two-player value (seat 1 minus seat 2 under best play) with its
     best move and the search's figures; raises OutOfTime (with the bounds
     proven so far). ``window``: proven bounds on the value, if known."""
-    weight = (1, -1, 1, -1)
     if pos.game_over:
-        return Outcome(_final_value(pos, weight), None, 1, 0, 0, 0.0)
-    return engine(pos.board, table_bits).run(pos, params(pos, weight, (1, 0, 1, 0), settle), deadline, window)
+        return Outcome(_final_value(pos, TWO_PLAYER_WEIGHT), None, 1, 0, 0, 0.0)
+    return engine(pos.board, table_bits).run(pos, two_player_params(pos, settle), deadline, window)
 
 
 def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
@@ -1347,10 +1360,9 @@ def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: 
     """The score ``color`` can guarantee whatever the others do (they
     minimise it), the best move of the colour to move, and the search's
     figures; raises OutOfTime."""
-    weight = tuple(1 if c == color else 0 for c in range(4))
     if pos.game_over:
         return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
-    return engine(pos.board, table_bits).run(pos, params(pos, weight, weight, settle), deadline)
+    return engine(pos.board, table_bits).run(pos, guaranteed_params(pos, color, settle), deadline)
 
 
 def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
