@@ -1209,6 +1209,7 @@ class Engine:
         st.gain[0] = 0
         st.reach_ok[0] = 0
         st.key[0] = r.key
+        st.best_move[0] = -1  # a root the table settles gets no move (not a stale one)
         st.to_move[0] = r.to_move if pos.to_move is not None else -1
         st.last[0] = r.last
         st.alpha[0], st.beta[0] = alpha, beta
