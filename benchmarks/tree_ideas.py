@@ -3,6 +3,9 @@ two-player value, by root strategy, on the same positions in one process
 (node counts do not depend on the machine's load).
 
     python benchmarks/tree_ideas.py [--backs 12,16] [--games 0-9] [--cap 20000000] [--methods plain,mtdf,asp4]
+    python benchmarks/tree_ideas.py --record puzzles/games/sample-2p.blksgf --move 52 [...]
+
+(with ``--record`` the ``back`` column is the move number.)
 
 Methods: ``plain`` (the full window, as solve_two_player), ``mtdf`` (null
 windows around a guess, MTD(f), the table kept between passes), ``asp``
@@ -13,9 +16,16 @@ transposition cut-offs N plies deep (default 6), ``tN`` colours still
 interacting bounded by their solo optima N plies deep (default 0, off),
 ``bN`` a table of 2**N entries (default 22, as endgame.py), ``sN`` a solo
 table of 2**N entries (default 18, as the engine's), ``kN`` node budget of
-one bounding solo search (default 200,000, the settling searches'). The
+one bounding solo search (default 200,000, the settling searches'), ``f``
+(or ``f1``) a colour's rise bounded by the pieces that still fit inside its
+reach (Params.fit, third session; ``f0`` off). The
 guess is the value of the greedy line (every colour plays its largest
 piece, the first listed), as benchmarks/endgame.py's plies_left.
+
+Each cell: value, tree positions, passes, solo-search positions, wall
+seconds and the process's CPU seconds (``c``: less disturbed by other
+people's jobs on a shared machine); every kernel is loaded (a small search
+per method) before anything is timed.
 """
 
 from __future__ import annotations
@@ -71,7 +81,7 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 
 def solve(method, pos, cap, guess):
-    bits, etc, tight, sbits, tb = TABLE_BITS, 6, 0, 18, 200_000
+    bits, etc, tight, sbits, tb, fit = TABLE_BITS, 6, 0, 18, 200_000, False
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "b":
@@ -84,8 +94,10 @@ def solve(method, pos, cap, guess):
             sbits = int(o[1:])
         elif o[0] == "k":
             tb = int(o[1:])
+        elif o[0] == "f":
+            fit = bool(int(o[1:] or 1))
     eng = tk.engine(pos.board, bits)
-    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb)
+    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb, fit=fit)
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = tk._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo
@@ -151,31 +163,44 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap", type=int, default=20_000_000)
     ap.add_argument("--methods", default="plain,mtdf,asp4")
+    ap.add_argument("--record", help="a game record: its position after --move moves instead of the seeded games")
+    ap.add_argument("--move", type=int, default=52)
     args = ap.parse_args()
     methods = args.methods.split(",")
     print("load", os.getloadavg())
-    heads = [f"{m + ' (value nodes passes solo s)':>34}" for m in methods]
+    warm = before_end(seeded_game(args.seed), 6)  # load every kernel before timing anything
+    for m in methods:
+        solve(m, warm, args.cap, greedy_value(warm))
+    heads = [f"{m + ' (value nodes passes solo wall cpu)':>42}" for m in methods]
     print(f"{'back':>4} {'game':>4} {'guess':>5} " + " ".join(heads))
     totals = {m: 0 for m in methods}
-    for back in spans(args.backs):
-        for g in spans(args.games):
-            pos = before_end(seeded_game(args.seed + g), back)
-            guess = greedy_value(pos)
-            cells = []
-            vals = set()
-            for m in methods:
-                t0 = time.perf_counter()
-                SOLO[0] = 0
-                try:
-                    v, n, k = solve(m, pos, args.cap, guess)
-                    vals.add(v)
-                    totals[m] += n
-                    cells.append(f"{v:>4} {n:>11,} {k:>2}p {SOLO[0]:>9,} {time.perf_counter() - t0:>5.1f}s")
-                except Capped as e:
-                    totals[m] += e.args[0]
-                    cells.append(f"{'-':>4} >{e.args[0]:>10,}    {SOLO[0]:>9,} {time.perf_counter() - t0:>5.1f}s")
-            flag = "" if len(vals) <= 1 else "  MISMATCH"
-            print(f"{back:>4} {g:>4} {guess:>5} " + " ".join(f"{c:>34}" for c in cells) + flag, flush=True)
+    if args.record:
+        from solver.sgf import load_record
+
+        cases = [(args.move, 0, load_record(args.record).position(args.move))]
+    else:
+        cases = [(back, g, before_end(seeded_game(args.seed + g), back))
+                 for back in spans(args.backs) for g in spans(args.games)]
+    for back, g, pos in cases:
+        guess = greedy_value(pos)
+        cells = []
+        vals = set()
+        for m in methods:
+            t0 = time.perf_counter()
+            c0 = time.process_time()
+            SOLO[0] = 0
+            try:
+                v, n, k = solve(m, pos, args.cap, guess)
+                vals.add(v)
+                totals[m] += n
+                cells.append(f"{v:>4} {n:>11,} {k:>2}p {SOLO[0]:>10,} {time.perf_counter() - t0:>5.1f}s"
+                             f" {time.process_time() - c0:>5.1f}c")
+            except Capped as e:
+                totals[m] += e.args[0]
+                cells.append(f"{'-':>4} >{e.args[0]:>10,}    {SOLO[0]:>10,} {time.perf_counter() - t0:>5.1f}s"
+                             f" {time.process_time() - c0:>5.1f}c")
+        flag = "" if len(vals) <= 1 else "  MISMATCH"
+        print(f"{back:>4} {g:>4} {guess:>5} " + " ".join(f"{c:>42}" for c in cells) + flag, flush=True)
     print("total", " ".join(f"{m}={totals[m]:,}" for m in methods))
     print("load", os.getloadavg())
 

@@ -250,3 +250,17 @@ def test_solo_bounds_of_interacting_colours_keep_values_exact(monkeypatch, budge
         check(pos, oracle)
     for pos, oracle in endgames(CLASSIC, 5, most=8, cap=1500):
         check(pos, oracle, colors=(pos.to_move,))
+
+
+def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch):
+    """Params.fit: a colour's rise bounded by the pieces in hand that still
+    fit inside its reach (in the tree and in the solo searches); small
+    boards, where pieces stop fitting early, and small hands (bonuses)."""
+    params = tk.params
+    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, "fit": True}))
+    found = endgames(SMALL[1], 10, most=9, cap=1500, seed0=400)
+    found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=400)
+    for pos, oracle in found:
+        check(pos, oracle)
+    for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=400):
+        check(pos, oracle, colors=(pos.to_move,))

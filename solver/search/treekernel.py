@@ -116,6 +116,8 @@ class Stack(NamedTuple):
     reach_ok: np.ndarray  # (D,) int64 ... for these colours (0: the row's outlook did not run)
     made: np.ndarray  # (D,) int64 1 when row d + 1 holds the current move of row d
     stats: np.ndarray  # (D, 8) int64 per ply: entered, game over, table, settled, cut by bounds, expanded, moves, children
+    fits: np.ndarray  # (D, 4) int64 the pieces in hand that fit inside the colour's reach at row d (with reach_ok) ...
+    witness: np.ndarray  # (D, 4, N_PIECES) int32 ... and a placement of each inside it (Params.fit)
 
 
 class Params(NamedTuple):
@@ -133,6 +135,7 @@ class Params(NamedTuple):
     helper: int  # 1: a helper thread of a parallel search (another move order near the root)
     tight: int  # plies below the root where a colour still interacting is bounded by its solo optimum too
     tight_budget: int  # nodes of one such bounding solo search before it gives up
+    fit: int  # 1: a colour's rise is bounded by the pieces in hand that still fit inside its reach
 
 
 class Table(NamedTuple):
@@ -167,6 +170,9 @@ class Solo(NamedTuple):
     key: np.ndarray  # (SOLO_PLIES,) uint64
     moves: np.ndarray  # (SOLO_PLIES, MAX_MOVES) int32
     region: np.ndarray  # (1, R) uint64 the colour's reach at the solo root
+    fits: np.ndarray  # (SOLO_PLIES,) int64 the pieces in hand that fit in the room left at row sd (Params.fit) ...
+    witness: np.ndarray  # (SOLO_PLIES, N_PIECES) int32 ... each with a placement inside it
+    room: np.ndarray  # (1, R) uint64 work row: the region minus the forbidden squares
     frame: np.ndarray  # (SOLO_PLIES, 5) int64 the search at each row, columns F_*
     table: Table
     ctl: np.ndarray  # (3,) int64 S_NODES, S_BUDGET, S_ABORT
@@ -199,6 +205,16 @@ def _most(tb, sp, hand, spare, room):
     if room < left:
         return room
     return left + (sp.bonus_mono if hand & 1 else sp.bonus_all)
+
+
+@njit(cache=True, _nrt=False)
+def _most_fit(tb, sp, hand, spare, room, fits):
+    """_most, knowing that only the pieces in ``fits`` can still be placed
+    (each fits somewhere inside the colour's reach): with one that does
+    not, no bonus and at most the squares of those that do."""
+    if sp.fit and hand & ~fits:
+        return min(room, _left(tb, hand & fits, spare & fits))
+    return _most(tb, sp, hand, spare, room)
 
 
 @njit(cache=True, _nrt=False)
@@ -476,6 +492,61 @@ def _reach(tb, st, d, o):
 
 
 @njit(cache=True, _nrt=False)
+def _find_fit(tb, sc, o, k):
+    """A placement of piece k inside row sc[o] (a reach), -1 if none: the
+    covering lists of each square of the row, with the neighbours outside
+    the row closed."""
+    nw = tb.n_words
+    for w in range(nw):
+        a = sc[o, w]
+        while a:
+            s = w * 64 + ctz(a)
+            a &= a - ONE
+            f = 0
+            for i in range(4):
+                n = tb.neighbour[s, i]
+                if n >= 0 and not (sc[o, n >> 6] >> np.uint64(n & 63)) & ONE:
+                    f |= 1 << i
+            i = (s * N_PIECES + k) * 16 + f
+            for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
+                x = tb.cover_word[j]
+                if not ((tb.cover_mask[j, 0] & ~sc[o, x]) | (tb.cover_mask[j, 1] & ~sc[o, x + 1])
+                        | (tb.cover_mask[j, 2] & ~sc[o, x + 2])):
+                    return tb.cover[j]
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _fits(tb, st, d, o):
+    """st.fits[d, o] = the pieces of colour o's hand with a placement inside
+    its reach scratch[o] (each with one in st.witness[d, o]). A reach never
+    grows down the tree (the squares a colour may cover only shrink, and
+    its own move spends as many steps as it covers), so only the pieces
+    that fitted at row d - 1 are tried, first at their placement there."""
+    sc = st.scratch
+    bit = np.int64(1) << o
+    hand = st.hand[d, o]
+    parent = d > 0 and st.reach_ok[d - 1] & bit
+    todo = st.fits[d - 1, o] & hand if parent else hand
+    fits = 0
+    while todo:
+        k = ctz(np.uint64(todo))
+        todo &= todo - 1
+        if parent:
+            p = st.witness[d - 1, o, k]
+            x = tb.mask_word[p]
+            if not ((tb.mask[p, 0] & ~sc[o, x]) | (tb.mask[p, 1] & ~sc[o, x + 1]) | (tb.mask[p, 2] & ~sc[o, x + 2])):
+                st.witness[d, o, k] = p
+                fits |= np.int64(1) << k
+                continue
+        p = _find_fit(tb, sc, o, k)
+        if p >= 0:
+            st.witness[d, o, k] = p
+            fits |= np.int64(1) << k
+    st.fits[d, o] = fits
+
+
+@njit(cache=True, _nrt=False)
 def _kept_reaches(tb, st, d):
     """The colours whose reach at row d is their reach at row d - 1: known
     there, not the colour that moved, and not touched by its piece (squares
@@ -515,6 +586,13 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             for w in range(nw):
                 sc[o, w] = st.reach[d - 1, o, w]
                 st.reach[d, o, w] = sc[o, w]
+            if sp.fit:
+                fits = st.fits[d - 1, o]
+                st.fits[d, o] = fits
+                while fits:
+                    k = ctz(np.uint64(fits))
+                    fits &= fits - 1
+                    st.witness[d, o, k] = st.witness[d - 1, o, k]
             st.reach_ok[d] |= bit
             live |= bit
             continue
@@ -525,6 +603,8 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
         ctl[C_REACHES] += 1
         for w in range(nw):
             st.reach[d, o, w] = sc[o, w]
+        if sp.fit:
+            _fits(tb, st, d, o)
         st.reach_ok[d] |= bit
         empty = True
         for w in range(nw):
@@ -585,7 +665,7 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
             w = sp.weight[o]
             if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
                 continue
-            shave += abs(w) * _most(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw))
+            shave += abs(w) * _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw), st.fits[d, o])
         if (hi - shave > alpha) if side == 0 else (lo + shave < beta):
             continue  # even solo optima no better than now would not refute the window
         for o in range(4):
@@ -594,7 +674,7 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
             if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
                 continue
             now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
-            up = _most(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw))
+            up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw), st.fits[d, o])
             need = hi - alpha if side == 0 else beta - lo  # what is left to take off, in value
             a = abs(w)
             t = max(now, now + up - (need + a - 1) // a)  # this colour alone at t would do
@@ -622,7 +702,7 @@ def _bounds(tb, st, sp, d):
         now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
         up = 0
         if not st.skip[d] & (np.int64(1) << o):
-            up = _most(tb, sp, st.hand[d, o], st.spare[d, o], count(st.scratch, o, tb.n_words))
+            up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(st.scratch, o, tb.n_words), st.fits[d, o])
         if w > 0:
             lo += w * now
             hi += w * (now + up)
@@ -633,7 +713,7 @@ def _bounds(tb, st, sp, d):
 
 
 @njit(cache=True, _nrt=False)
-def _solo_root(tb, st, so, d, o):
+def _solo_root(tb, sp, st, so, d, o):
     """Solo row 0 from colour o at row d inside its reach scratch[o];
     returns the memo key (the colour, its hand and the reach's contents)."""
     nw = tb.n_words
@@ -649,6 +729,14 @@ def _solo_root(tb, st, so, d, o):
         h = _mix(h ^ (st.forbidden[d, o, w] & r))
         h = _mix(h ^ (st.corners[d, o, w] & r & ~st.forbidden[d, o, w]))
     so.hand[0] = st.hand[d, o]
+    so.fits[0] = st.hand[d, o]
+    if sp.fit:
+        fits = st.fits[d, o]
+        so.fits[0] = fits
+        while fits:
+            k = ctz(np.uint64(fits))
+            fits &= fits - 1
+            so.witness[0, k] = st.witness[d, o, k]
     so.spare[0] = st.spare[d, o]
     so.bonus[0] = st.bonus[d, o]
     so.started[0, 0] = st.started[d, o]
@@ -661,7 +749,7 @@ def _solo_value(tb, sp, st, so, mem, ctl, d, o):
     """(found, final score) of colour o playing alone from row d inside its
     reach scratch[o]; memoised on the colour, its hand and the contents of
     the reach; a search that gives up is remembered too."""
-    h = _solo_root(tb, st, so, d, o)
+    h = _solo_root(tb, sp, st, so, d, o)
     found, lo, hi, _ = _probe(so.table, h)
     if found and lo == hi:
         return True, lo
@@ -686,7 +774,7 @@ def _solo_bound(tb, sp, st, so, mem, ctl, d, o, t):
     it is at most t: at most t, or the exact optimum above t. Shares the
     memo of _solo_value (its entries are bounds of the same positions)."""
     ctl[C_BOUND_CALLS] += 1
-    h = _solo_root(tb, st, so, d, o)
+    h = _solo_root(tb, sp, st, so, d, o)
     found, lo, hi, _ = _probe(so.table, h)
     if found and (lo == hi or hi <= t):
         return True, hi
@@ -726,6 +814,37 @@ def _solo_make(tb, sp, so, sd, c, p):
     _place(tb, so.forbidden, so.corners, so.started, e, 0, p)
     so.hand[e], so.spare[e], so.bonus[e] = _take(sp, so.hand[sd], so.spare[sd], tb.piece[p])
     so.key[e] = so.key[sd] ^ tb.zobrist[c, p]
+    if sp.fit:
+        _solo_fits(tb, so, e)
+    else:
+        so.fits[e] = so.hand[e]
+
+
+@njit(cache=True, _nrt=False)
+def _solo_fits(tb, so, e):
+    """so.fits[e]: the pieces of row sd = e - 1 that fitted there and still
+    fit inside the room left at row e (the region minus its forbidden
+    squares), first tried at their placement there."""
+    nw = tb.n_words
+    for w in range(nw):
+        so.room[0, w] = so.region[0, w] & ~so.forbidden[e, 0, w]
+    todo = so.fits[e - 1] & so.hand[e]
+    fits = 0
+    r = so.room
+    while todo:
+        k = ctz(np.uint64(todo))
+        todo &= todo - 1
+        p = so.witness[e - 1, k]
+        x = tb.mask_word[p]
+        if not ((tb.mask[p, 0] & ~r[0, x]) | (tb.mask[p, 1] & ~r[0, x + 1]) | (tb.mask[p, 2] & ~r[0, x + 2])):
+            so.witness[e, k] = p
+            fits |= np.int64(1) << k
+            continue
+        p = _find_fit(tb, r, 0, k)
+        if p >= 0:
+            so.witness[e, k] = p
+            fits |= np.int64(1) << k
+    so.fits[e] = fits
 
 
 @njit(cache=True, _nrt=False)
@@ -747,7 +866,7 @@ def _solo_enter(tb, sp, so, mem, sd):
     room = 0
     for w in range(tb.n_words):
         room += popcount(so.region[0, w] & ~so.forbidden[sd, 0, w])
-    top = now + _most(tb, sp, hand, so.spare[sd], room)
+    top = now + _most_fit(tb, sp, hand, so.spare[sd], room, so.fits[sd])
     if top <= alpha:
         return True, top
     n = _generate(tb, so.forbidden, so.corners, sd, 0, hand, mem, so.moves, sd)
@@ -1144,7 +1263,7 @@ def _stack(tb: Tables) -> Stack:
                  z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
                  z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
                  np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64),
-                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8))
+                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8), z(D, 4), z(D, 4, N_PIECES, dtype=np.int32))
 
 
 def _table(bits: int) -> Table:
@@ -1172,7 +1291,8 @@ def _solo(tb: Tables, bits: int, table: Table | None = None) -> Solo:
     u = np.uint64
     return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=np.int64),
                 np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros((D, 1), dtype=np.int64), np.zeros(D, dtype=u),
-                np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u),
+                np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u), np.zeros(D, dtype=np.int64),
+                np.zeros((D, N_PIECES), dtype=np.int32), np.zeros((1, row), dtype=u),
                 np.zeros((D, 5), dtype=np.int64), table if table is not None else _table(bits),
                 np.zeros(3, dtype=np.int64))
 
@@ -1321,11 +1441,11 @@ def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
 
 
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
-           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000) -> Params:
+           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: bool = False) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
-                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget)
+                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit))
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
