@@ -129,17 +129,23 @@ def without_reuse():
     score outlook's memo of solo searches is still shared)."""
     import solver.annotate as an
 
-    tree, meet = an._Side.tree, an.Bounds.meet
+    python_search, compiled_search, meet = an._PythonTree.search, an._CompiledTree.search, an.Bounds.meet
 
-    def fresh_tree(self, pos, deadline):
-        self.table, self.history = {}, {}
-        return tree(self, pos, deadline)
+    def python_fresh(self, *args):
+        self.table.clear()
+        self.history.clear()
+        return python_search(self, *args)
 
-    an._Side.tree, an.Bounds.meet = fresh_tree, lambda self, other: self
+    def compiled_fresh(self, *args):
+        self.fresh = True
+        return compiled_search(self, *args)
+
+    an._PythonTree.search, an._CompiledTree.search = python_fresh, compiled_fresh
+    an.Bounds.meet = lambda self, other: self
     try:
         yield
     finally:
-        an._Side.tree, an.Bounds.meet = tree, meet
+        an._PythonTree.search, an._CompiledTree.search, an.Bounds.meet = python_search, compiled_search, meet
 
 
 def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
@@ -154,6 +160,31 @@ def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
     print(f"differences: {'; '.join(differ) or 'none'}")
 
 
+def tree_check(games: Path, options: AnnotateOptions) -> None:
+    """Serial, game by game: the Python tree against the compiled one
+    (alternating which goes first), seconds and positions, and whether
+    every value and loss agrees."""
+    from solver.annotate import annotate
+    from solver.sgf import load_record
+
+    print("game  python s  positions | compiled s  positions | time ratio | agree")
+    total = {"python": 0.0, "compiled": 0.0}
+    for k, path in enumerate(sorted(games.glob("*.blksgf"))):
+        record = load_record(str(path))
+        anns = {}
+        for tree in (("python", "compiled") if k % 2 == 0 else ("compiled", "python")):
+            anns[tree] = annotate(record, options.time_limit, options.from_move, tree=tree)
+            total[tree] += anns[tree].seconds
+        py, co = anns["python"], anns["compiled"]
+        same = [(n.before, n.after, n.loss_bounds) for n in py.moves] == [
+            (n.before, n.after, n.loss_bounds) for n in co.moves]
+        print(f"{path.stem.split('-')[1]:>4} {py.seconds:9.2f} {py.nodes:10,} | {co.seconds:10.2f} {co.nodes:10,} | "
+              f"{py.seconds / max(co.seconds, 1e-3):9.1f}x | {'yes' if same else 'NO'}")
+    print(f"all  {total['python']:9.1f}            | {total['compiled']:10.1f}            | "
+          f"{total['python'] / max(total['compiled'], 1e-3):9.1f}x")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2)
@@ -162,9 +193,13 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per game (enough to prove all)")
     ap.add_argument("--reuse", action="store_true",
                     help="instead: serial with and without reusing work between positions")
+    ap.add_argument("--trees", action="store_true",
+                    help="instead: serial, the Python game tree against the compiled one, game by game")
+    ap.add_argument("--tree", choices=("compiled", "python"), default="compiled",
+                    help="the game tree of the serial and Dask runs")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
-    options = AnnotateOptions(time_limit=args.time_limit, from_move=1)
+    options = AnnotateOptions(time_limit=args.time_limit, from_move=1, tree=args.tree)
     with tempfile.TemporaryDirectory() as tmp:
         games = Path(tmp) / "games"
         games.mkdir()
@@ -172,6 +207,8 @@ def main() -> None:
             (games / f"duo-{seed}.blksgf").write_text(endgame_record(seed, args.moves), encoding="utf-8")
         if args.reuse:
             return reuse_check(games, Path(tmp), options)
+        if args.trees:
+            return tree_check(games, options)
         serial, per_game, serial_nodes = run(games, Path(tmp) / "serial", options, 0)
         parallel, per_task, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
         differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))

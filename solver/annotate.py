@@ -5,9 +5,12 @@ The walk goes backwards from the end of the record's main line, so each
 position's search finds the positions after it already solved:
 
 - one point of view (a *side*) is searched over the whole walk with one
-  alpha-beta game tree (:class:`solver.search.gametree.GameTree`) whose
-  transposition table and history are kept from position to position; the
-  played line and everything searched under it are table hits later;
+  game tree whose transposition table and history are kept from position
+  to position; the played line and everything searched under it are table
+  hits later. The tree is the compiled engine
+  (:mod:`solver.search.treekernel`, as ``blokus analyze`` uses), or the
+  plain-Python reference (:class:`solver.search.gametree.GameTree`) for
+  games the engine does not take (Trigon, Three-Player);
 - the value of the position after a move bounds the one before it (the
   colour to move can always play the move that was played), and that bound
   narrows the search window together with the proven score outlook of
@@ -39,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from .endgame import ScoreOutlook, reach, solo_puzzle
+from .endgame import TABLE_BITS, TREES, ScoreOutlook, compiled_tree_applies, reach, solo_puzzle
 from .errors import BlokusError, OptionError
 from .pieces import PIECES
 from .position import Move, Position
@@ -200,37 +203,93 @@ def _move_json(pos: Position, n: MoveNote, two_player: bool) -> dict:
 
 # -- searching one point of view over the whole walk ------------------------------
 
+class _PythonTree:
+    """The plain-Python reference tree (:class:`solver.search.gametree.GameTree`)
+    for a side: one transposition table and one history for the whole walk."""
+
+    def __init__(self, side: "_Side"):
+        self.side = side
+        self.table: dict = {}
+        self.history: dict[int, int] = {}
+
+    def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
+        """(value, best move, positions) of ``pos`` searched in the window
+        (alpha, beta); OutOfTime when the deadline passes. The outlook it
+        asks at each new position checks the clock too: the tree itself
+        looks only every 1024 positions, and a position whose outlook runs
+        solo searches can take a while."""
+        if len(self.table) > MAX_TABLE:
+            self.table.clear()
+        side = self.side
+
+        def outlook(p: Position) -> tuple[int, int]:
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime
+            return side.outlook(p)
+
+        tree = GameTree(pos.copy(), side.maximiser, side.evaluate, deadline, outlook)
+        tree.table, tree.history = self.table, self.history
+        try:
+            value, move = tree.best((alpha + 1, beta - 1))
+        except OutOfTime:
+            side.nodes += tree.nodes
+            raise
+        return value, move, tree.nodes
+
+
+class _CompiledTree:
+    """The compiled engine (:mod:`solver.search.treekernel`) for a side: its
+    own fixed-size transposition table, kept from search to search over the
+    walk (entries are proven bounds of positions, whatever the root)."""
+
+    def __init__(self, side: "_Side", board, params: Callable[[Position], object], table_bits: int):
+        from .search import treekernel
+
+        self.side = side
+        self.kernel = treekernel
+        self.engine = treekernel.Engine(board, table_bits)
+        self.params = params
+        self.fresh = True  # the first search starts the table's generation
+
+    def load(self, pos: Position) -> None:
+        """Compile the kernels (first run) or load them from numba's cache,
+        by a search of ``pos`` stopped at its first look at the clock."""
+        try:
+            self.search(pos, 0.0, -self.kernel.INF, self.kernel.INF)
+        except self.kernel.OutOfTime:
+            pass
+
+    def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
+        inf = self.kernel.INF - 2
+        window = (max(alpha + 1, -inf), min(beta - 1, inf))
+        try:
+            out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh)
+        except self.kernel.OutOfTime as e:
+            self.side.nodes += e.nodes
+            raise
+        finally:
+            self.fresh = False
+        return out.value, out.move, out.nodes
+
+
 class _Side:
     """One point of view: the colours in ``maximiser`` want ``evaluate`` of
-    the final position high, the others low. One transposition table and one
-    history are kept for every position searched from this side, so a
-    position reuses what its successors' searches proved."""
+    the final position high, the others low. One game tree (its
+    transposition table and history) serves every position searched from
+    this side, so a position reuses what its successors' searches proved."""
 
     def __init__(self, maximiser: set[int], evaluate: Callable[[Position], int],
                  outlook: Callable[[Position], tuple[int, int]]):
         self.maximiser = maximiser
         self.evaluate = evaluate
         self.outlook = outlook  # position -> proven (lo, hi) of the value
-        self.table: dict = {}
-        self.history: dict[int, int] = {}
         self.nodes = 0
+        self.tree: _PythonTree | _CompiledTree = _PythonTree(self)
 
-    def tree(self, pos: Position, deadline: float | None) -> GameTree:
-        """A game tree from ``pos`` on this side's table. The outlook it
-        asks at each new position checks the clock too: the tree itself
-        looks only every 1024 positions, and a position whose outlook runs
-        solo searches can take a while."""
-        if len(self.table) > MAX_TABLE:
-            self.table.clear()
-
-        def outlook(p: Position) -> tuple[int, int]:
-            if deadline is not None and time.monotonic() > deadline:
-                raise OutOfTime
-            return self.outlook(p)
-
-        tree = GameTree(pos, self.maximiser, self.evaluate, deadline, outlook)
-        tree.table, tree.history = self.table, self.history
-        return tree
+    def _search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None]:
+        value, move, nodes = self.tree.search(pos, deadline, alpha, beta)
+        self.nodes += nodes
+        return value, move
 
     def value(self, pos: Position, deadline: float | None, hint: Bounds | None = None,
               search: bool = True) -> tuple[Bounds, Move | None]:
@@ -245,13 +304,11 @@ class _Side:
             raise AssertionError(f"contradictory bounds {bounds} at {pos!r}: a bug")
         if bounds.exact or not search or (deadline is not None and time.monotonic() >= deadline):
             return bounds, None
-        tree = self.tree(pos.copy(), deadline)
         try:
-            value, move = tree.best(tuple(bounds))
-        except OutOfTime:
-            return bounds, None
-        finally:
-            self.nodes += tree.nodes
+            value, move = self._search(pos, deadline, bounds.lo - 1, bounds.hi + 1)
+        except OutOfTime as e:
+            proven = getattr(e, "bounds", None)  # the compiled engine's, narrowed by the root moves searched
+            return bounds.meet(Bounds(*proven) if proven else None), None
         return Bounds(value, value), move
 
     def reaches(self, pos: Position, target: int, maximising: bool, deadline: float | None) -> bool | None:
@@ -265,13 +322,10 @@ class _Side:
         if not maximising and (lo > target or hi <= target):
             return hi <= target
         guess = target - 1 if maximising else target + 1
-        tree = self.tree(pos.copy(), deadline)
         try:
-            value, _ = tree.best((guess, guess))
+            value, _ = self._search(pos, deadline, guess - 1, guess + 1)
         except OutOfTime:
             return None
-        finally:
-            self.nodes += tree.nodes
         return value >= target if maximising else value <= target
 
 
@@ -294,17 +348,21 @@ def _plain_outlook(pos: Position) -> list[tuple[int, int]]:
 class _Sides:
     """The sides of a game: one for the two-player game value, or one per
     colour (its guaranteed score), made when first needed; they share one
-    score outlook (its solo searches are memoised)."""
+    score outlook (its solo searches are memoised). ``board``: search with
+    the compiled engine on this board (None: the Python reference tree)."""
 
-    def __init__(self, two_player: bool, outlook_limit: float, solo: bool = True):
+    def __init__(self, two_player: bool, outlook_limit: float, solo: bool = True, board=None):
         self.two_player = two_player
         self.score_outlook = ScoreOutlook(outlook_limit) if solo else _plain_outlook
+        self.board = board
         self.sides: dict[int, _Side] = {}
 
     def __call__(self, color: int) -> _Side:
         key = -1 if self.two_player else color
         if key not in self.sides:
-            self.sides[key] = self._make(color)
+            side = self.sides[key] = self._make(color)
+            if self.board is not None:
+                side.tree = self._compiled_tree(side, color)
         return self.sides[key]
 
     def _make(self, color: int) -> _Side:
@@ -316,6 +374,14 @@ class _Sides:
 
             return _Side({0, 2}, _seat_difference, seat_bounds)
         return _Side({color}, lambda p: p.score(color), lambda p: look(p)[color])
+
+    def _compiled_tree(self, side: _Side, color: int) -> _CompiledTree:
+        from .search.treekernel import guaranteed_params, two_player_params
+
+        if self.two_player:
+            return _CompiledTree(side, self.board, two_player_params, TABLE_BITS)
+        # a side per colour: smaller tables (16 MB each)
+        return _CompiledTree(side, self.board, lambda p: guaranteed_params(p, color), TABLE_BITS - 2)
 
     @property
     def nodes(self) -> int:
@@ -341,19 +407,28 @@ class _Walk:
     """The backwards walk over one game (see the module docstring)."""
 
     def __init__(self, record: GameRecord, time_limit: float, from_move: int | None,
-                 progress: ProgressCallback | None):
+                 progress: ProgressCallback | None, tree: str):
         self.record = record
-        self.clock = Stopwatch(time_limit)
-        self.walk_deadline = self.clock.start + WALK_SHARE * time_limit
         self.positions, self.first_possible = main_line(record)
         self.total = record.move_count
         self.from_move = from_move
         self.progress = progress
         self.solo = record.variant.copies == 1  # solo puzzles hold each piece once
-        self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo)
+        start = self.positions[0]
+        compiled = tree == "compiled" and compiled_tree_applies(start)
+        self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo,
+                            start.board if compiled else None)
+        if compiled and len(self.positions) > 1:
+            # numba compiles the engine on a first run (about a minute), else
+            # loads it from its cache (seconds): not part of the time limit
+            if progress is not None:
+                progress(Progress(0.0, 0, "annotate: loading the compiled game tree"))
+            self.sides(self.played(self.total).color).tree.load(self.positions[-2])
+        self.clock = Stopwatch(time_limit)
+        self.walk_deadline = self.clock.start + WALK_SHARE * time_limit
         self.values: dict[tuple[int, int], tuple[Bounds, Move | None]] = {}
         self.notes: list[str] = []
-        if not self.solo:
+        if not self.solo and not compiled:
             self.notes.append(f"{record.variant.game}: no solo optima (a colour holds two copies of a piece), "
                               "so the search settles no colour early")
 
@@ -453,13 +528,18 @@ def _solo_optimum(pos: Position, color: int, limit: float) -> int | None:
 
 
 def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None = None,
-             progress: ProgressCallback | None = None, source: str | None = None) -> GameAnnotation:
+             progress: ProgressCallback | None = None, source: str | None = None,
+             tree: str = "compiled") -> GameAnnotation:
     """Annotate the main line of a game record from ``from_move`` (1-based)
     to the end; without it, as far back as ``time_limit`` (seconds, for
     the whole game) allows. About 85 % of the time goes to the values,
-    the rest to best lines of mistakes and only-move checks."""
+    the rest to best lines of mistakes and only-move checks. ``tree``:
+    ``compiled`` (the numba engine, where it applies) or ``python`` (the
+    reference), as for :func:`solver.endgame.analyze`."""
     check_time_limit(time_limit)
-    walk = _Walk(record, time_limit, from_move, progress)
+    if tree not in TREES:
+        raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
+    walk = _Walk(record, time_limit, from_move, progress, tree)
     notes = walk.run()
     _finish(walk, notes)
     ann = GameAnnotation(source or record.source, record, walk.at(walk.total), notes,
@@ -870,6 +950,7 @@ class AnnotateOptions:
     time_limit: float = 60.0
     from_move: int | None = None
     plot: bool = True  # draw DIR/<game>.png
+    tree: str = "compiled"  # or "python" (see annotate)
 
 
 @dataclass(frozen=True)
@@ -893,7 +974,7 @@ def annotate_game(item: tuple[str, str], options: AnnotateOptions) -> GameOutput
     """One batch task: annotate the record ``text`` named ``source``
     (``item`` = (source, text)); runs on a Dask worker."""
     source, text = item
-    ann = annotate(read_record(text, source), options.time_limit, options.from_move, source=source)
+    ann = annotate(read_record(text, source), options.time_limit, options.from_move, source=source, tree=options.tree)
     return GameOutput(ann.to_json(), annotated_sgf(text, ann), plot_annotation(ann) if options.plot else None)
 
 

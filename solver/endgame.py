@@ -267,18 +267,23 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     return analysis
 
 
+def compiled_tree_applies(pos: Position) -> bool:
+    """Whether the compiled game tree takes this game: square boards up to
+    31 columns, and no shared colour (Three-Player)."""
+    from .search.treetables import unsupported
+
+    return unsupported(pos.board) is None and pos.variant.shared is None
+
+
 class _TreeRun:
     """One game-tree engine for an analysis: the compiled one where it
     applies, else the Python reference; adds up what its searches did."""
 
     def __init__(self, analysis: Analysis, tree: str):
         from .search import treekernel
-        from .search.treetables import unsupported
 
         self.analysis = analysis
-        pos = analysis.position
-        # the compiled engine knows no shared colour (Three-Player)
-        self.compiled = tree == "compiled" and unsupported(pos.board) is None and pos.variant.shared is None
+        self.compiled = tree == "compiled" and compiled_tree_applies(analysis.position)
         self.kernel = treekernel
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
 

@@ -18,7 +18,7 @@ from solver.cli import main
 from solver.endgame import analyze
 from solver.position import Position
 from solver.sgf import parse_sgf, read_record, write_record
-from solver.variants import CLASSIC, DUO
+from solver.variants import CLASSIC, DUO, JUNIOR
 
 from .util import random_game
 
@@ -125,6 +125,19 @@ def test_four_player_guaranteed_scores_equal_analyze():
         assert n.after.lo == analyze(record.position(n.move), False, 60.0).colors[n.color].guaranteed
         assert n.loss == n.before.lo - n.after.lo >= 0
     assert any(n.mistake for n in ann.moves)
+
+
+@pytest.mark.parametrize("variant, seed, back", [(DUO, 6, 6), (JUNIOR, 2, 4), (CLASSIC, 4, 5)],
+                         ids=["duo", "junior", "four-player"])
+def test_the_compiled_tree_agrees_with_the_python_tree(variant, seed, back):
+    """The walk on the compiled engine (the default) against the plain-Python
+    reference tree: the same values, bounds and losses at every move."""
+    record = read_record(game_text(seed, variant))
+    start = record.move_count - back
+    anns = [annotate(record, 60.0, from_move=start, tree=tree) for tree in ("compiled", "python")]
+    compiled, python = ([(n.move, n.before, n.after, n.loss_bounds) for n in a.moves] for a in anns)
+    assert compiled == python
+    assert all(n.before.exact for n in anns[0].moves)
 
 
 def test_bounds_hold_the_true_value_when_time_runs_out():
