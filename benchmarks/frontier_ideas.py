@@ -39,6 +39,9 @@ VARIANTS: dict[str, dict] = {
     "sym-lns-only": {"SYMMETRIC": True, "SEARCH_SHARE": 0.0},
     "sym+holes": {"SYMMETRIC": True, "HOLE_WINDOWS": 0.5},
     "sym+restart": {"SYMMETRIC": True, "RESTART": 40},
+    "scatter": {"SCATTER": 0.5},  # half the steps free the pieces next to holes all over the board
+    "scatter-all": {"SCATTER": 1.0},
+    "sym+scatter": {"SYMMETRIC": True, "SCATTER": 0.5},
 }
 
 

@@ -58,6 +58,8 @@ CLUMP = False  # among equals, prefer packings whose empty squares touch (instea
 HOLE_WINDOWS = 0.0  # share of the steps that free the pieces near a few holes close to one another
 STEP_MAX = STEP_LIMIT  # steps get longer while stuck (STEP_LIMIT more per 2 * PATIENCE steps), up to this
 RESTART = 0  # steps without a gain before the LNS starts again from nothing (0: never)
+SCATTER = 0.0  # share of the steps that free the pieces next to holes all over the board (and under a target placement)
+SCATTER_FREE = 0.2  # ... at most this share of the pieces placed (holes dropped until it holds)
 
 
 @dataclass
@@ -416,7 +418,9 @@ class _Repair:
         if self.sink is None or self.stale and self.stale % (2 * PATIENCE) == 0:
             self.sink = rng.choice(holes) if holes else rng.randrange(b.size)
         colors = None
-        if holes and rng.random() < HOLE_WINDOWS:
+        if SCATTER and holes and rng.random() < SCATTER:
+            window = self.scatter_window(holes, covered)
+        elif holes and rng.random() < HOLE_WINDOWS:
             window = self.hole_window(holes, grown)
         else:
             r, c = b.row_col(rng.choice(holes) if holes else rng.randrange(b.size))
@@ -446,6 +450,39 @@ class _Repair:
         chosen = near[:1 + rng.randint(1, 3)]
         d = 1 + min(grown, 3) + rng.randint(0, 1)
         return b.king_fill(mask_of(chosen), b.open_mask, d)
+
+    def scatter_window(self, holes: list[int], covered: int) -> int:
+        """The squares next to (edge, or in half the steps king) a random
+        set of holes anywhere on the board, so that pieces may be exchanged
+        between distant holes (a piece of one more square moving into a
+        hole's place moves the hole), and in half the steps the squares of
+        a placement of a piece left over that covers a hole (the pieces
+        under it are freed too). Holes are dropped at random until at most
+        SCATTER_FREE of the placed pieces are freed."""
+        puzzle, rng, b, t = self.puzzle, self.rng, self.puzzle.board, self.puzzle.table
+        target = 0
+        if rng.random() < 0.5:
+            placed = {(c, t.piece[p]) for c, p in self.current}
+            left = [i for c in puzzle.colors for i in puzzle.pieces[c] if (c, i) not in placed]
+            if left:
+                hole_mask = mask_of(holes)
+                options = [p for p in t.by_piece[rng.choice(left)] if t.mask[p] & hole_mask
+                           and not t.mask[p] & ~puzzle.masks.free]
+                if options:
+                    target = t.mask[rng.choice(options)]
+        king = rng.random() < 0.5
+        chosen = list(holes)
+        rng.shuffle(chosen)
+        cap = max(4, int(SCATTER_FREE * len(self.current)))
+        keep = len(chosen)
+        while True:
+            seed = mask_of(chosen[:keep])
+            near = b.king_fill(seed, b.open_mask, 1) if king else seed | b.edge_neighbours(seed)
+            window = (near & covered) | target
+            freed = sum(1 for _, p in self.current if t.mask[p] & window)
+            if freed <= cap or keep <= 1:
+                return window
+            keep -= 1
 
     def take(self, new: Solution | None) -> None:
         """Keep a packing with more squares (a gain), or as many but placed

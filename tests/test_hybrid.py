@@ -229,3 +229,59 @@ def test_the_hybrid_searches_symmetric_packings_only_where_the_puzzle_has_a_turn
     result = solve(load_puzzle(PUZZLES / "solo-84.toml"), "hybrid", time_limit=120, seed=1, workers=2)
     assert result.status is Status.OPTIMAL and "symmetric beam" in result.method  # the quarter turn, by default
     verify(load_puzzle(PUZZLES / "solo-84.toml"), result.placements)
+
+
+# -- scattered hole neighbourhoods (SCATTER) and the waste search (issue 14, third session) ----
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scattered_hole_steps_never_return_anything_illegal(seed):
+    import random as _random
+
+    from solver.result import Stopwatch
+
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    current = _partial(puzzle, seed)
+    verify(puzzle, current, partial=True)
+    repair = hybrid._Repair(puzzle, list(current), Stopwatch(60), hybrid.LnsStats(), _random.Random(seed), 2, None)
+    t = puzzle.table
+    for step in range(3):
+        covered = sum(t.mask[p] for _, p in repair.current)
+        holes = [s for s in range(puzzle.board.size) if puzzle.masks.free >> s & 1 and not covered >> s & 1]
+        if not holes:
+            break
+        window = repair.scatter_window(holes, covered)
+        freed = [cp for cp in repair.current if t.mask[cp[1]] & window]
+        new = hybrid.lns_step(puzzle, repair.current, window, 1.0, seed=step, workers=2, sink=holes[0])
+        if new is not None:
+            verify(puzzle, new, partial=True)  # legal, connected, nothing overlapping
+            assert set(repair.current) - set(freed) <= set(new)  # the pieces outside the window stay
+            assert _squares(puzzle, new) >= repair.value
+        repair.take(new)
+
+
+def test_the_lns_with_scattered_hole_steps_reports_a_verified_packing():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    saved = hybrid.SCATTER
+    try:
+        hybrid.SCATTER = 1.0
+        stats = hybrid.LnsStats()
+        result = hybrid.solve(puzzle, time_limit=4.0, seed=3, workers=2, start=[], stats=stats)
+    finally:
+        hybrid.SCATTER = saved
+    assert stats.rejected == 0 and result.status in (Status.OPTIMAL, Status.UNKNOWN)
+    verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+
+
+@pytest.mark.parametrize("seed", [4, 5, 16, 17, 25, 32, 53])
+def test_the_waste_search_finds_exactly_the_brute_force_packings(seed):
+    from solver.search.waste import WasteSearch
+    from tests.bruteforce import solve_all
+    from tests.puzzlegen import random_puzzle
+
+    puzzle = random_puzzle(seed, max_pieces=5, goals=("place-all",))
+    want = solve_all(puzzle)
+    got = [s for s in WasteSearch(puzzle).solutions() if s is not None]
+    for s in got:
+        verify(puzzle, s)
+    assert len({frozenset(s) for s in got}) == len(got)  # each packing once
+    assert {frozenset(s) for s in got} == want
