@@ -1183,14 +1183,16 @@ def _search(tb, sp, st, tt, mem, so, ctl, budget):
     """Alpha-beta over the explicit stack from row 0 (its window in
     st.alpha[0], st.beta[0]) until done or ``budget`` more nodes; resumes
     from ctl. Returns DONE (value in ctl[C_VALUE], best move in
-    st.best_move[0]), BUDGET or OVERFLOW."""
+    st.best_move[0]), BUDGET or OVERFLOW. The budget counts the nodes of
+    solo searches too: one tree node can run solo searches of many nodes,
+    and the caller looks at the clock only between calls."""
     depth = ctl[C_DEPTH]
     mode = ctl[C_MODE]
     value = ctl[C_VALUE]
-    limit = ctl[C_NODES] + budget
+    limit = ctl[C_NODES] + ctl[C_SOLO_NODES] + ctl[C_BOUND_NODES] + budget
     while True:
         if mode == ENTER:
-            if ctl[C_NODES] >= limit:
+            if ctl[C_NODES] + ctl[C_SOLO_NODES] + ctl[C_BOUND_NODES] >= limit:
                 ctl[C_DEPTH] = depth
                 ctl[C_MODE] = mode
                 return BUDGET
