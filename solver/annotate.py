@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from .endgame import TABLE_BITS, TREES, ScoreOutlook, compiled_tree_applies, reach, solo_puzzle
+from .endgame import (TABLE_BITS, TREES, ScoreOutlook, compiled_tree_applies, load_compiled_tree, reach,
+                      solo_puzzle)
 from .errors import BlokusError, OptionError
 from .pieces import PIECES
 from .position import Move, Position
@@ -251,14 +252,6 @@ class _CompiledTree:
         self.params = params
         self.fresh = True  # the first search starts the table's generation
 
-    def load(self, pos: Position) -> None:
-        """Compile the kernels (first run) or load them from numba's cache,
-        by a search of ``pos`` stopped at its first look at the clock."""
-        try:
-            self.search(pos, 0.0, -self.kernel.INF, self.kernel.INF)
-        except self.kernel.OutOfTime:
-            pass
-
     def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
         inf = self.kernel.INF - 2
         window = (max(alpha + 1, -inf), min(beta - 1, inf))
@@ -418,12 +411,10 @@ class _Walk:
         compiled = tree == "compiled" and compiled_tree_applies(start)
         self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo,
                             start.board if compiled else None)
-        if compiled and len(self.positions) > 1:
-            # numba compiles the engine on a first run (about a minute), else
-            # loads it from its cache (seconds): not part of the time limit
+        if compiled and len(self.positions) > 1:  # before the time limit starts
             if progress is not None:
                 progress(Progress(0.0, 0, "annotate: loading the compiled game tree"))
-            self.sides(self.played(self.total).color).tree.load(self.positions[-2])
+            load_compiled_tree(self.positions[-2])
         self.clock = Stopwatch(time_limit)
         self.walk_deadline = self.clock.start + WALK_SHARE * time_limit
         self.values: dict[tuple[int, int], tuple[Bounds, Move | None]] = {}

@@ -240,13 +240,17 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     if tree not in TREES:
         raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
     options = options or {}
+    groups = interaction_groups(pos)
+    if tree == "compiled" and groups and compiled_tree_applies(pos):
+        if progress:
+            progress(Progress(0.0, 0, "loading the compiled game tree"))
+        load_compiled_tree(pos)
     clock = Stopwatch(time_limit)
 
     def say(text: str) -> None:
         if progress:
             progress(Progress(clock.elapsed, 0, text))
 
-    groups = interaction_groups(pos)
     active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
     reports = []
     for c in range(NUM_COLORS):
@@ -273,6 +277,21 @@ def compiled_tree_applies(pos: Position) -> bool:
     from .search.treetables import unsupported
 
     return unsupported(pos.board) is None and pos.variant.shared is None
+
+
+def load_compiled_tree(pos: Position) -> None:
+    """Compile the compiled game tree (on a first run, about a minute) or
+    load it from numba's cache (seconds), by a search of ``pos`` stopped at
+    its first look at the clock; callers do it before their time limit
+    starts, so that a first run does not spend the user's limit compiling."""
+    from .search import treekernel
+
+    if pos.game_over:
+        return
+    try:
+        treekernel.solve_two_player(pos.copy(), 0.0, table_bits=10)
+    except treekernel.OutOfTime:
+        pass
 
 
 class _TreeRun:
