@@ -241,7 +241,10 @@ class _PythonTree:
 class _CompiledTree:
     """The compiled engine (:mod:`solver.search.treekernel`) for a side: its
     own fixed-size transposition table, kept from search to search over the
-    walk (entries are proven bounds of positions, whatever the root)."""
+    walk (entries are proven bounds of positions, whatever the root). The
+    history heuristic starts afresh at each search: one learnt under
+    another root ordered worse (benchmarks/annotate.py --reuse: the games
+    took 1.5x as long with it kept)."""
 
     def __init__(self, side: "_Side", board, params: Callable[[Position], object], table_bits: int):
         from .search import treekernel
@@ -255,6 +258,7 @@ class _CompiledTree:
     def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
         inf = self.kernel.INF - 2
         window = (max(alpha + 1, -inf), min(beta - 1, inf))
+        self.engine.mem.history.fill(0)
         try:
             out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh)
         except self.kernel.OutOfTime as e:
