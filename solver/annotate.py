@@ -5,9 +5,9 @@ The walk goes backwards from the end of the record's main line, so each
 position's search finds the positions after it already solved:
 
 - one point of view (a *side*) is searched over the whole walk with one
-  game tree whose transposition table and history are kept from position
-  to position; the played line and everything searched under it are table
-  hits later. The tree is the compiled engine
+  game tree whose transposition table is kept from position to position;
+  the played line and everything searched under it are table hits later.
+  The tree is the compiled engine
   (:mod:`solver.search.treekernel`, as ``blokus analyze`` uses), or the
   plain-Python reference (:class:`solver.search.gametree.GameTree`) for
   games the engine does not take (Trigon, Three-Player);
@@ -272,8 +272,8 @@ class _CompiledTree:
 class _Side:
     """One point of view: the colours in ``maximiser`` want ``evaluate`` of
     the final position high, the others low. One game tree (its
-    transposition table and history) serves every position searched from
-    this side, so a position reuses what its successors' searches proved."""
+    transposition table) serves every position searched from this side,
+    so a position reuses what its successors' searches proved."""
 
     def __init__(self, maximiser: set[int], evaluate: Callable[[Position], int],
                  outlook: Callable[[Position], tuple[int, int]]):
