@@ -32,16 +32,21 @@ VARIANTS: dict[str, dict] = {
     "holes": {"HOLE_WINDOWS": 0.5},  # half the steps free the pieces near a few close holes
     "restart": {"RESTART": 40},  # after 40 steps without a gain, the LNS starts again from nothing
     "holes+restart": {"HOLE_WINDOWS": 0.5, "RESTART": 40},
-    "lns-only": {"SEARCH_SHARE": 0.0},  # no search phase: the LNS from nothing
+    "lns-only": {"SEARCH_SHARE": 0.0, "QUARTER_SHARE": 0.0},  # no search phase: the LNS from nothing
     "sym": {"SYMMETRIC": True},  # symmetric beam (quarter turn, else half turn), then symmetric LNS
     "clump": {"CLUMP": True},  # among equals, holes that touch (instead of the sink)
     "long-steps": {"STEP_MAX": 24.0},  # steps of 3 s, 6 s, ... up to 24 s while stuck
-    "sym-lns-only": {"SYMMETRIC": True, "SEARCH_SHARE": 0.0},
+    "sym-lns-only": {"SYMMETRIC": True, "SEARCH_SHARE": 0.0, "QUARTER_SHARE": 0.0},
     "sym+holes": {"SYMMETRIC": True, "HOLE_WINDOWS": 0.5},
     "sym+restart": {"SYMMETRIC": True, "RESTART": 40},
     "scatter": {"SCATTER": 0.5},  # half the steps free the pieces next to holes all over the board
     "scatter-all": {"SCATTER": 1.0},
     "sym+scatter": {"SYMMETRIC": True, "SCATTER": 0.5},
+    "beam64": {"BEAM_CAP": 64},  # symmetric beams of width 64 with new seeds instead of 256, 1024
+    "beam64-long": {"BEAM_CAP": 64, "QUARTER_SHARE": 0.9},  # ... for 90% of the limit
+    "beam32-long": {"BEAM_CAP": 32, "QUARTER_SHARE": 0.9},
+    "long": {"QUARTER_SHARE": 0.9},  # quarter turn: the symmetric beams for 90% of the limit (the default now)
+    "short": {"QUARTER_SHARE": 0.5},  # quarter turn: the beams for half the limit (the default before)
 }
 
 

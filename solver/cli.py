@@ -132,7 +132,8 @@ def _add_solve(sub) -> None:
                    help="--portfolio: an existing Dask cluster's scheduler (tcp://host:8786)")
     p.add_argument("--search-share", type=_share, default=None, metavar="F",
                    help="--engine hybrid: share of the time limit the search engine gets before the LNS "
-                        "(default 0.5, at most 120 s; 0: the LNS starts at once from nothing)")
+                        "(default 0.5, 0.9 on quarter-turn puzzles such as 19x19, at most 120 s; 0: the LNS starts "
+                        "at once from nothing)")
     p.add_argument("--check", metavar="FILE",
                    help="do not solve: verify a solution file (the JSON of --json) against the puzzle")
     p.add_argument("--mode", choices=MODES, default="auto",

@@ -285,3 +285,18 @@ def test_the_waste_search_finds_exactly_the_brute_force_packings(seed):
         verify(puzzle, s)
     assert len({frozenset(s) for s in got}) == len(got)  # each packing once
     assert {frozenset(s) for s in got} == want
+
+
+def test_a_portfolio_stops_at_the_first_complete_packing(monkeypatch):
+    puzzle = load_puzzle(PUZZLES / "solo-21.toml")  # the search engine packs it at once
+    runs = []
+    solve_one = hybrid.solve
+
+    def counted(*args, **kw):
+        runs.append(args[2])
+        return solve_one(*args, **kw)
+
+    monkeypatch.setattr(hybrid, "solve", counted)
+    result = hybrid.portfolio(puzzle, [1, 2, 3], time_limit=20, workers=2, jobs=1)  # one after the other, here
+    assert result.status is Status.OPTIMAL and runs == [1]
+    verify(puzzle, result.placements)
