@@ -5,15 +5,16 @@ this process and on a LocalCluster of worker processes, with the ratio.
     python benchmarks/annotate.py --reuse    # serial, with and without reusing work between positions
 
     python benchmarks/annotate.py --trees --moves 6   # serial: the Python game tree against the compiled one
+    python benchmarks/annotate.py --pair     # the batch alone against two copies at once (no Dask)
 
 The games are seeded random Blokus Duo games written as set-up pieces plus
 their last ``--moves`` moves, so each record is a fixed amount of work:
 every move is annotated (``--from 1``), the same in both runs (checked:
 the outputs must be identical but for the timings), and the script says
-how many values were proven. The default seeds are the 16 of 0-23 whose
-last eight moves were all proven within 60 s on the compiled game tree
-(at load 3-4; the others run into the limit); their serial times range
-from 0.2 to about 20 s. The parallel time includes starting and stopping
+how many values were proven. The default seeds are the 40 of 0-63 whose
+last eight moves were all proven within 15 s on the compiled game tree
+(at load 4-5; the others ran into the limit); their serial times range
+from 0.04 to 12 s there. The parallel time includes starting and stopping
 the cluster (about 2 s) and the workers' first imports and kernel loads.
 Aim (issue 15): at least 1.7x with 2 workers on 2 cores.
 """
@@ -38,7 +39,8 @@ from solver.position import Move, Position  # noqa: E402
 from solver.sgf import write_record  # noqa: E402
 from solver.variants import DUO  # noqa: E402
 
-SEEDS = (0, 1, 2, 5, 6, 9, 10, 12, 15, 16, 17, 18, 19, 20, 21, 23)
+SEEDS = (0, 1, 2, 5, 6, 9, 10, 12, 15, 16, 17, 18, 19, 20, 21, 23, 26, 27, 28, 29, 31, 35, 36, 38, 39, 40, 41, 42,
+         45, 47, 48, 50, 51, 53, 54, 55, 56, 57, 59, 62)
 
 
 def endgame_record(seed: int, moves: int) -> str:
@@ -190,6 +192,53 @@ def tree_check(games: Path, options: AnnotateOptions) -> None:
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+def _spin(n: int) -> float:
+    """A pure-arithmetic loop (no memory traffic): its seconds."""
+    start = time.perf_counter()
+    x = 0
+    for i in range(n):
+        x = (x * 31 + i) & 0xFFFF
+    return time.perf_counter() - start
+
+
+def _annotate_all(games: list[str], options: AnnotateOptions) -> float:
+    """Every game annotated here, one after the other: the games' own seconds."""
+    from solver.annotate import annotate
+    from solver.sgf import load_record
+
+    return sum(annotate(load_record(g), options.time_limit, options.from_move, tree=options.tree).seconds
+               for g in games)
+
+
+def pair_check(games: Path, options: AnnotateOptions, rounds: int = 2) -> None:
+    """How much slower the same work runs two at a time on this machine
+    (two forked processes) than alone, without Dask: a pure-arithmetic
+    loop, then the whole batch of games. Alone and paired alternate."""
+    import multiprocessing
+
+    from solver.endgame import load_compiled_tree
+    from solver.sgf import load_record
+
+    files = sorted(str(g) for g in games.glob("*.blksgf"))
+    record = load_record(files[0])
+    load_compiled_tree(record.position(record.move_count - 1))  # the children inherit the loaded kernels
+    pool = multiprocessing.get_context("fork").Pool(2)
+    jobs = {"arithmetic loop": (_spin, (10_000_000,)), "the games": (_annotate_all, (files, options))}
+    try:
+        for name, (fn, args) in jobs.items():
+            alone, paired = [], []
+            for _ in range(rounds):
+                alone.append(pool.apply(fn, args))
+                a, b = pool.apply_async(fn, args), pool.apply_async(fn, args)
+                paired.append((a.get() + b.get()) / 2)
+            print(f"{name:16}: alone {' '.join(f'{x:6.1f}' for x in alone)} s, two at a time "
+                  f"{' '.join(f'{x:6.1f}' for x in paired)} s each: {sum(paired) / sum(alone):.2f}x as long "
+                  f"(a cap of {2 * sum(alone) / sum(paired):.2f}x for two workers)")
+    finally:
+        pool.close()
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2)
@@ -200,6 +249,8 @@ def main() -> None:
                     help="instead: serial with and without reusing work between positions")
     ap.add_argument("--trees", action="store_true",
                     help="instead: serial, the Python game tree against the compiled one, game by game")
+    ap.add_argument("--pair", action="store_true",
+                    help="instead: the batch alone against two copies at once (two processes, no Dask)")
     ap.add_argument("--tree", choices=("compiled", "python"), default="compiled",
                     help="the game tree of the serial and Dask runs")
     args = ap.parse_args()
@@ -214,6 +265,8 @@ def main() -> None:
             return reuse_check(games, Path(tmp), options)
         if args.trees:
             return tree_check(games, options)
+        if args.pair:
+            return pair_check(games, options)
         serial, per_game, serial_nodes = run(games, Path(tmp) / "serial", options, 0)
         parallel, per_task, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
         differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))
