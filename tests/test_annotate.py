@@ -18,7 +18,7 @@ from solver.cli import main
 from solver.endgame import analyze
 from solver.position import Position
 from solver.sgf import parse_sgf, read_record, write_record
-from solver.variants import CLASSIC, DUO, JUNIOR
+from solver.variants import CLASSIC, DUO, JUNIOR, VARIANTS
 
 from .util import random_game
 
@@ -138,6 +138,19 @@ def test_the_compiled_tree_agrees_with_the_python_tree(variant, seed, back):
     compiled, python = ([(n.move, n.before, n.after, n.loss_bounds) for n in a.moves] for a in anns)
     assert compiled == python
     assert all(n.before.exact for n in anns[0].moves)
+
+
+@pytest.mark.parametrize("key", ["trigon_2", "classic_3"])
+def test_games_the_compiled_tree_does_not_take_equal_analyze(key):
+    """Trigon and Three-Player (a shared colour) go to the Python tree."""
+    variant = VARIANTS[key]
+    record = read_record(game_text(3, variant))
+    ann = annotate(record, 60.0, from_move=record.move_count - 3)
+    assert len(ann.moves) == 4
+    for n in ann.moves:
+        a = analyze(record.position(n.move - 1), variant.two_player, 60.0)
+        value = a.game_value if variant.two_player else a.colors[n.color].guaranteed
+        assert n.before.exact and n.before.lo == value, f"move {n.move}"
 
 
 def test_bounds_hold_the_true_value_when_time_runs_out():
