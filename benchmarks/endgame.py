@@ -102,7 +102,7 @@ def compiled(pos: Position, limit: float, workers: int = 1):
             out = tk.solve_two_player(pos.copy(), time.monotonic() + limit, table_bits=TABLE_BITS)
         else:
             engines = tk.engines(pos.board, TABLE_BITS, workers)
-            p = tk.params(pos, (1, -1, 1, -1), (1, 0, 1, 0))
+            p = tk.params(pos, (1, -1, 1, -1), (1, 0, 1, 0), **tk.TWO_PLAYER_BOUNDS)
             out = tk.lazy_smp(engines, pos.copy(), p, time.monotonic() + limit)
         return out, time.perf_counter() - t0, out.nodes
     except tk.OutOfTime as e:

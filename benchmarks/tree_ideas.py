@@ -18,7 +18,9 @@ interacting bounded by their solo optima N plies deep (default 0, off),
 table of 2**N entries (default 18, as the engine's), ``kN`` node budget of
 one bounding solo search (default 200,000, the settling searches'), ``f``
 (or ``f1``) a colour's rise bounded by the pieces that still fit inside its
-reach (Params.fit, third session; ``f0`` off). The
+reach (Params.fit, third session; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
+``tN`` only for colours with at most N pieces in hand, ``rN`` no more of
+them once their positions exceed N times the tree's. The
 guess is the value of the greedy line (every colour plays its largest
 piece, the first listed), as benchmarks/endgame.py's plies_left.
 
@@ -61,6 +63,7 @@ class Capped(Exception):
 
 
 SOLO = [0]  # solo-search positions of the method being run (settling and bounds)
+CPU = [None, 0.0]  # a limit in CPU seconds per method and position (--cpu), when the method started
 
 
 def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
@@ -69,19 +72,19 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
     eng.params = p
     eng._load(pos, alpha, beta, fresh)
     while True:
-        status = tk._search(eng.tb, p, eng.st, eng.tt, eng.mem, eng.so, eng.ctl, 1 << 20)
+        status = tk._search(eng.tb, p, eng.st, eng.tt, eng.mem, eng.so, eng.ctl, 1 << (16 if CPU[0] else 20))
         if status == tk.DONE:
             SOLO[0] += int(eng.ctl[tk.C_SOLO_NODES])
             return int(eng.ctl[tk.C_VALUE]), int(eng.ctl[tk.C_NODES])
         if status == tk.OVERFLOW:
             raise RuntimeError("overflow")
-        if used + eng.ctl[tk.C_NODES] > cap:
+        if used + eng.ctl[tk.C_NODES] > cap or (CPU[0] and time.process_time() - CPU[1] > CPU[0]):
             SOLO[0] += int(eng.ctl[tk.C_SOLO_NODES])
             raise Capped(used + int(eng.ctl[tk.C_NODES]))
 
 
 def solve(method, pos, cap, guess):
-    bits, etc, tight, sbits, tb, fit = TABLE_BITS, 6, 0, 18, 200_000, False
+    bits, etc, tight, sbits, tb, fit, pieces, ratio = TABLE_BITS, 6, 0, 18, 200_000, 0, 0, 0
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "b":
@@ -95,9 +98,14 @@ def solve(method, pos, cap, guess):
         elif o[0] == "k":
             tb = int(o[1:])
         elif o[0] == "f":
-            fit = bool(int(o[1:] or 1))
+            fit = int(o[1:] or 1)
+        elif o[0] == "p":
+            pieces = int(o[1:])
+        elif o[0] == "r":
+            ratio = int(o[1:])
     eng = tk.engine(pos.board, bits)
-    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb, fit=fit)
+    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
+                  tight_pieces=pieces, tight_ratio=ratio)
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = tk._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo
@@ -165,8 +173,10 @@ def main():
     ap.add_argument("--methods", default="plain,mtdf,asp4")
     ap.add_argument("--record", help="a game record: its position after --move moves instead of the seeded games")
     ap.add_argument("--move", type=int, default=52)
+    ap.add_argument("--cpu", type=float, help="stop a method after this many CPU seconds on a position (as well as --cap)")
     args = ap.parse_args()
     methods = args.methods.split(",")
+    CPU[0] = args.cpu
     print("load", os.getloadavg())
     warm = before_end(seeded_game(args.seed), 6)  # load every kernel before timing anything
     for m in methods:
@@ -188,6 +198,7 @@ def main():
         for m in methods:
             t0 = time.perf_counter()
             c0 = time.process_time()
+            CPU[1] = c0
             SOLO[0] = 0
             try:
                 v, n, k = solve(m, pos, args.cap, guess)

@@ -252,12 +252,14 @@ def test_solo_bounds_of_interacting_colours_keep_values_exact(monkeypatch, budge
         check(pos, oracle, colors=(pos.to_move,))
 
 
-def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch):
+@pytest.mark.parametrize("fit", [1, 2], ids=["fit-tree", "fit-solo-nodes"])
+def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch, fit):
     """Params.fit: a colour's rise bounded by the pieces in hand that still
-    fit inside its reach (in the tree and in the solo searches); small
-    boards, where pieces stop fitting early, and small hands (bonuses)."""
+    fit inside its reach (in the tree, and with 2 at every solo node);
+    small boards, where pieces stop fitting early, and small hands
+    (bonuses)."""
     params = tk.params
-    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, "fit": True}))
+    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, "fit": fit}))
     found = endgames(SMALL[1], 10, most=9, cap=1500, seed0=400)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=400)
     for pos, oracle in found:

@@ -40,6 +40,15 @@ and 16 placements before the end, but its solo searches cost more time
 than that saves on many positions; benchmarks/RESULTS.md, issue 11 second
 session) a colour that still interacts is bounded by its solo optimum
 with the others frozen too, where that can refute the node's window.
+``Params.fit`` bounds a colour's rise by the pieces in hand that still fit
+somewhere inside its reach (no bonus once one does not; each kept with a
+placement as witness down the tree, since reaches only shrink), and
+``Params.tight_pieces`` keeps the solo bounds to colours with few pieces in
+hand, where those searches are small. :func:`solve_two_player` (so
+``blokus analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`:
+fit on, solo bounds on every ply for colours with at most 5 pieces in hand
+(benchmarks/RESULTS.md, issue 11 third session); :func:`params` and
+:func:`two_player_params` keep them off.
 """
 
 from __future__ import annotations
@@ -135,7 +144,9 @@ class Params(NamedTuple):
     helper: int  # 1: a helper thread of a parallel search (another move order near the root)
     tight: int  # plies below the root where a colour still interacting is bounded by its solo optimum too
     tight_budget: int  # nodes of one such bounding solo search before it gives up
-    fit: int  # 1: a colour's rise is bounded by the pieces in hand that still fit inside its reach
+    fit: int  # 1: a colour's rise is bounded by the pieces in hand that still fit inside its reach; 2: rechecked at every solo node too
+    tight_pieces: int  # tight bounds only for colours with at most this many pieces in hand (0: any)
+    tight_ratio: int  # no more tight bound searches once their positions exceed this many times the tree's (0: no cap)
 
 
 class Table(NamedTuple):
@@ -656,6 +667,8 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
     still refute the window: hi down to alpha, lo up to beta."""
     nw = tb.n_words
     sc = st.scratch
+    if sp.tight_ratio and ctl[C_BOUND_NODES] > sp.tight_ratio * ctl[C_NODES]:
+        return lo, hi  # the bound searches have cost enough for now
     for side in range(2):  # 0: the maximisers' colours lower hi, 1: the minimisers' raise lo
         if side == 0 and hi <= alpha or side == 1 and lo >= beta:
             continue
@@ -672,6 +685,8 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
             bit = np.int64(1) << o
             w = sp.weight[o]
             if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
+                continue
+            if sp.tight_pieces and popcount(np.uint64(st.hand[d, o])) > sp.tight_pieces:
                 continue
             now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
             up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw), st.fits[d, o])
@@ -814,10 +829,10 @@ def _solo_make(tb, sp, so, sd, c, p):
     _place(tb, so.forbidden, so.corners, so.started, e, 0, p)
     so.hand[e], so.spare[e], so.bonus[e] = _take(sp, so.hand[sd], so.spare[sd], tb.piece[p])
     so.key[e] = so.key[sd] ^ tb.zobrist[c, p]
-    if sp.fit:
+    if sp.fit >= 2:
         _solo_fits(tb, so, e)
     else:
-        so.fits[e] = so.hand[e]
+        so.fits[e] = so.fits[sd] & so.hand[e]  # those that did not fit at the solo root never will
 
 
 @njit(cache=True, _nrt=False)
@@ -1443,11 +1458,13 @@ def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
 
 
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
-           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: bool = False) -> Params:
+           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: int = 0,
+           tight_pieces: int = 0, tight_ratio: int = 0) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
-                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit))
+                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit), tight_pieces,
+                  tight_ratio)
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
@@ -1468,6 +1485,13 @@ def _final_value(pos: Position, weight) -> int:
     return sum(w * pos.score(c) for c, w in enumerate(weight))
 
 
+# solve_two_player's bounds (issue 11, third session: fewer positions and CPU
+# seconds than without on sample-2p at move 52, 12 placements before the end
+# of benchmarks/endgame.py's seeded games and random_game(7) 12 before the
+# end; 16 before the end the same 3 of 10 proven in 30 CPU s)
+TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5)
+
+
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
                      settle: bool = True, table_bits: int = 20) -> Outcome:
     """The two-player value (seat 1 minus seat 2 under best play) with its
@@ -1475,7 +1499,8 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
     proven so far). ``window``: proven bounds on the value, if known."""
     if pos.game_over:
         return Outcome(_final_value(pos, TWO_PLAYER_WEIGHT), None, 1, 0, 0, 0.0)
-    return engine(pos.board, table_bits).run(pos, two_player_params(pos, settle), deadline, window)
+    p = params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settle, **TWO_PLAYER_BOUNDS)
+    return engine(pos.board, table_bits).run(pos, p, deadline, window)
 
 
 def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
