@@ -552,8 +552,9 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0,
     """Hybrid runs with different seeds on Dask (:func:`solver.distributed.run_tasks`:
     a LocalCluster of ``jobs`` processes, one per seed by default, or the
     cluster of ``scheduler``; ``jobs`` 1 runs them one after the other
-    here); the first complete packing wins, else the best partial one
-    (most squares placed). ``workers`` are CP-SAT's per LNS step."""
+    here); the first complete packing wins (the runs still going are
+    dropped with the cluster), else the best partial one (most squares
+    placed). ``workers`` are CP-SAT's per LNS step."""
     from functools import partial as bind
 
     from .distributed import run_serial, run_tasks
