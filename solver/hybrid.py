@@ -331,7 +331,7 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
     name = "symmetric beam" if quarter else "half-turn beam"
     found: list = []
-    task = beam_task(runner, seed, found, name) if not BEAM_CAP else _capped_beam_task(runner, seed, found, name)
+    task = beam_task(runner, seed, found, name, BEAM_CAP)
     total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
     while not found and not clock.expired() and not (stop is not None and stop.is_set()):
         try:
@@ -347,23 +347,6 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
                            interrupted=interrupted)
     return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=list(runner.best),
                        best_partial=bool(runner.best), interrupted=interrupted)
-
-
-def _capped_beam_task(runner, seed: int, found: list, name: str):
-    """:func:`solver.search.driver.beam_task` with the widths capped at
-    BEAM_CAP: the same beams (widths and seeds) up to the cap, then beams of
-    that width with a fresh seed each (restarts) instead of ever wider ones."""
-    from .search.driver import WIDTHS
-
-    round_ = 0
-    while True:
-        width = min(WIDTHS[min(round_, len(WIDTHS) - 1)], BEAM_CAP)
-        state = yield from runner.steps(width, 1 if width == 1 else 6, seed * 7919 + round_)
-        if state is not None:
-            found.append((name, list(state.placed)))
-            return
-        round_ += 1
-        yield None
 
 
 class _Repair:

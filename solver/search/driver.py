@@ -118,12 +118,16 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
 
 # -- place-all ---------------------------------------------------------------------
 
-def beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str) -> Iterator[None]:
+def beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str,
+              cap: int = 0) -> Iterator[None]:
     """Beams of growing width with fresh seeds until one succeeds; appends
-    (name, placements) to ``found``."""
+    (name, placements) to ``found``. ``cap``: the widths stop growing there
+    (then beams of that width, each with a fresh seed; 0: no cap)."""
     round_ = 0
     while True:
         width = WIDTHS[min(round_, len(WIDTHS) - 1)]
+        if cap:
+            width = min(width, cap)
         state = yield from runner.steps(width, 1 if width == 1 else 6, seed * 7919 + round_)
         if state is not None:
             found.append((name, list(state.placed)))
