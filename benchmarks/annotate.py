@@ -1,7 +1,7 @@
 """Batch annotation on Dask: the same batch of games annotated serially in
 this process and on a LocalCluster of worker processes, with the ratio.
 
-    python benchmarks/annotate.py [--workers 2] [--moves 8] [--seeds 0,2,3,...] [--time-limit 120]
+    python benchmarks/annotate.py [--workers 2] [--moves 8] [--seeds 0,2,3,...] [--time-limit 120] [--rounds 2]
     python benchmarks/annotate.py --reuse    # serial, with and without reusing work between positions
 
     python benchmarks/annotate.py --trees --moves 6   # serial: the Python game tree against the compiled one
@@ -251,6 +251,7 @@ def main() -> None:
                     help="instead: serial, the Python game tree against the compiled one, game by game")
     ap.add_argument("--pair", action="store_true",
                     help="instead: the batch alone against two copies at once (two processes, no Dask)")
+    ap.add_argument("--rounds", type=int, default=1, help="serial and Dask runs, alternating which goes first")
     ap.add_argument("--tree", choices=("compiled", "python"), default="compiled",
                     help="the game tree of the serial and Dask runs")
     args = ap.parse_args()
@@ -267,24 +268,32 @@ def main() -> None:
             return tree_check(games, options)
         if args.pair:
             return pair_check(games, options)
-        serial, per_game, serial_nodes = run(games, Path(tmp) / "serial", options, 0)
-        parallel, per_task, parallel_nodes = run(games, Path(tmp) / "dask", options, args.workers)
-        differ = differences(results(Path(tmp) / "serial"), results(Path(tmp) / "dask"))
-        open_serial, open_dask = unproven(Path(tmp) / "serial"), unproven(Path(tmp) / "dask")
-    print(f"{len(seeds)} Duo games, last {args.moves} moves each")
-    print(f"values not proven: serial {' '.join(open_serial) or 'none'}; Dask {' '.join(open_dask) or 'none'}")
-    print("serial seconds per game: " + "  ".join(f"{k.split('-')[1]}:{v:.1f}" for k, v in sorted(per_game.items())))
-    print(f"the games' own seconds, summed: serial {sum(per_game.values()):.1f}, on the workers "
-          f"{sum(per_task.values()):.1f} (two at a time)")
-    print(f"serial (this process):           {serial:7.1f} s  {serial_nodes:>9,} positions")
-    print(f"Dask, {args.workers} worker processes:       {parallel:7.1f} s  {parallel_nodes:>9,} positions "
-          "(cluster start and stop included)")
-    print(f"ratio:                            {serial / parallel:7.2f}x")
-    print(f"CPU seconds: serial {CPU['serial']:.1f}, Dask {CPU['dask']:.1f} (workers, nannies, scheduler and "
-          f"client together: {CPU['dask'] / CPU['serial']:.2f}x the serial CPU)")
+        rounds = []
+        for r in range(args.rounds):  # alternating which goes first
+            order = ("serial", "dask") if r % 2 == 0 else ("dask", "serial")
+            got = {kind: run(games, Path(tmp) / f"{kind}-{r}", options, 0 if kind == "serial" else args.workers)
+                   for kind in order}
+            rounds.append(got)
+        folders = [Path(tmp) / f"{kind}-{r}" for r in range(args.rounds) for kind in ("serial", "dask")]
+        differ = [d for f in folders[1:] for d in differences(results(folders[0]), results(f))]
+        still_open = {f.name: unproven(f) for f in folders}
+    print(f"{len(seeds)} Duo games, last {args.moves} moves each, {args.workers} Dask worker processes "
+          "(cluster start and stop included in its wall seconds)")
+    print("values not proven: " + ("none" if not any(still_open.values()) else
+                                   "; ".join(f"{k}: {' '.join(v)}" for k, v in still_open.items() if v)))
+    print("serial seconds per game: " + "  ".join(
+        f"{k.split('-')[1]}:{v:.1f}" for k, v in sorted(rounds[0]["serial"][1].items())))
+    print("round  serial s   Dask s  ratio | games' own s: serial  workers | CPU Dask/serial  positions")
+    for r, got in enumerate(rounds):
+        (serial, per_game, nodes), (parallel, per_task, _) = got["serial"], got["dask"]
+        print(f"{r:5} {serial:9.1f} {parallel:8.1f} {serial / parallel:5.2f}x | {sum(per_game.values()):19.1f} "
+              f"{sum(per_task.values()):8.1f} | {CPU[f'dask-{r}'] / CPU[f'serial-{r}']:15.2f}x {nodes:>10,}")
+    serial_all = sum(got["serial"][0] for got in rounds)
+    dask_all = sum(got["dask"][0] for got in rounds)
+    print(f"all rounds: serial {serial_all:.1f} s, Dask {dask_all:.1f} s, ratio {serial_all / dask_all:.2f}x")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     values = value_differences(differ)
-    print(f"values identical: {'yes' if not values else 'NO: ' + '; '.join(values)}")
+    print(f"values identical in every run: {'yes' if not values else 'NO: ' + '; '.join(values)}")
     print(f"equally good best moves named differently: {'; '.join(d for d in differ if d not in values) or 'none'}")
 
 
