@@ -63,6 +63,7 @@ RESTART = 0  # steps without a gain before the LNS starts again from nothing (0:
 BEAM_CAP = 0  # the symmetric beams' widths stop growing here, new seeds at this width instead (0: no cap)
 SCATTER = 0.0  # share of the steps that free the pieces next to holes all over the board (and under a target placement)
 SCATTER_FREE = 0.2  # ... at most this share of the pieces placed (holes dropped until it holds)
+HALF_TURN_WASTE = 0.5  # share of the half-turn search phase for the compiled waste search first (13x14: found in seconds)
 
 
 @dataclass
@@ -328,6 +329,10 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
 
     clock = Stopwatch(budget)
     quarter = symmetry_applies(puzzle) is None
+    if not quarter and HALF_TURN_WASTE > 0:
+        found_waste = _half_turn_waste(puzzle, HALF_TURN_WASTE * budget, seed, stop, progress)
+        if found_waste is not None:
+            return found_waste
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
     name = "symmetric beam" if quarter else "half-turn beam"
     found: list = []
@@ -347,6 +352,30 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
                            interrupted=interrupted)
     return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=list(runner.best),
                        best_partial=bool(runner.best), interrupted=interrupted)
+
+
+def _half_turn_waste(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
+                     progress: ProgressCallback | None = None) -> SolveResult | None:
+    """The compiled waste-budget search over half-turn symmetric packings
+    (:mod:`solver.search.wastefast`) for ``budget`` seconds: a packing
+    (OPTIMAL), or None (its partial packings are no use to the LNS: they
+    fill the board row by row, the beam's grow from the corners)."""
+    from .search.wastefast import CompiledWasteSearch
+
+    clock = Stopwatch(budget)
+    try:
+        search = CompiledWasteSearch(puzzle, seed=seed or None, symmetric=True)
+    except ValueError:  # a board the compiled tables do not take
+        return None
+    total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
+    while not search.finished and not clock.expired() and not (stop is not None and stop.is_set()):
+        sol = search.step(200_000)
+        if sol is not None:
+            return SolveResult(Status.OPTIMAL, "search", "half-turn waste search", nodes=search.nodes, placements=sol)
+        if progress is not None and clock.elapsed - reported >= 1.0:
+            reported = clock.elapsed
+            progress(Progress(clock.elapsed, search.nodes, f"{search.deepest}/{total} pieces, half-turn waste search"))
+    return None
 
 
 class _Repair:
