@@ -5,7 +5,9 @@ two-player value, by root strategy, on the same positions in one process
     python benchmarks/tree_ideas.py [--backs 12,16] [--games 0-9] [--cap 20000000] [--methods plain,mtdf,asp4]
     python benchmarks/tree_ideas.py --record puzzles/games/sample-2p.blksgf --move 52 [...]
 
-(with ``--record`` the ``back`` column is the move number.)
+(with ``--record`` the ``back`` column is the move number; with
+``--guaranteed`` each position gives a row per colour, ``game.colour``:
+the score that colour guarantees when the three others minimise it.)
 
 Methods: ``plain`` (the full window, as solve_two_player), ``mtdf`` (null
 windows around a guess, MTD(f), the table kept between passes), ``asp``
@@ -15,7 +17,7 @@ options after colons, e.g. ``plain:t99:e12``: ``eN`` enhanced
 transposition cut-offs N plies deep (default 6), ``tN`` colours still
 interacting bounded by their solo optima N plies deep (default 0, off),
 ``bN`` a table of 2**N entries (default 22, as endgame.py), ``sN`` a solo
-table of 2**N entries (default 18, as the engine's), ``kN`` node budget of
+table of 2**N entries (default 20, as the engine's), ``kN`` node budget of
 one bounding solo search (default 200,000, the settling searches'), ``f``
 (or ``f1``) a colour's rise bounded by the pieces that still fit inside its
 reach (Params.fit, third session; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
@@ -47,6 +49,13 @@ from solver.position import Move  # noqa: E402
 from solver.search import treekernel as tk  # noqa: E402
 
 WEIGHT = (1, -1, 1, -1)
+MAXIMISER = (1, 0, 1, 0)
+
+
+def guaranteed(color: int) -> None:
+    """Search the score ``color`` guarantees (the others minimise it) instead of the two-player value."""
+    global WEIGHT, MAXIMISER
+    WEIGHT = MAXIMISER = tuple(int(c == color) for c in range(4))
 
 
 def greedy_value(pos) -> int:
@@ -84,7 +93,7 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 
 def solve(method, pos, cap, guess):
-    bits, etc, tight, sbits, tb, fit, pieces, ratio = TABLE_BITS, 6, 0, 18, 200_000, 0, 0, 0
+    bits, etc, tight, sbits, tb, fit, pieces, ratio = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "b":
@@ -104,7 +113,7 @@ def solve(method, pos, cap, guess):
         elif o[0] == "r":
             ratio = int(o[1:])
     eng = tk.engine(pos.board, bits)
-    p = tk.params(pos, WEIGHT, (1, 0, 1, 0), etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
+    p = tk.params(pos, WEIGHT, MAXIMISER, etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
                   tight_pieces=pieces, tight_ratio=ratio)
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = tk._solo(eng.tb, sbits)
@@ -173,6 +182,8 @@ def main():
     ap.add_argument("--methods", default="plain,mtdf,asp4")
     ap.add_argument("--record", help="a game record: its position after --move moves instead of the seeded games")
     ap.add_argument("--move", type=int, default=52)
+    ap.add_argument("--guaranteed", action="store_true",
+                    help="the four-player guaranteed score of each colour (a row per colour, game.colour) instead")
     ap.add_argument("--cpu", type=float, help="stop a method after this many CPU seconds on a position (as well as --cap)")
     args = ap.parse_args()
     methods = args.methods.split(",")
@@ -191,7 +202,13 @@ def main():
     else:
         cases = [(back, g, before_end(seeded_game(args.seed + g), back))
                  for back in spans(args.backs) for g in spans(args.games)]
-    for back, g, pos in cases:
+    if args.guaranteed:
+        cases = [(back, f"{g}.{c}", pos, c) for back, g, pos in cases for c in range(4)]
+    else:
+        cases = [(back, g, pos, None) for back, g, pos in cases]
+    for back, g, pos, color in cases:
+        if color is not None:
+            guaranteed(color)
         guess = greedy_value(pos)
         cells = []
         vals = set()

@@ -1320,7 +1320,7 @@ class Engine:
     ``share``: another engine whose tables this one uses (a second thread
     of a parallel search; each keeps its own stack and move ordering)."""
 
-    def __init__(self, board, table_bits: int = 20, solo_bits: int = 18, share: "Engine | None" = None):
+    def __init__(self, board, table_bits: int = 20, solo_bits: int = 20, share: "Engine | None" = None):
         self.board = board
         self.tb = tables(board)
         P = self.tb.piece.shape[0]
