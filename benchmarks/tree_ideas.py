@@ -22,7 +22,9 @@ one bounding solo search (default 200,000, the settling searches'), ``f``
 (or ``f1``) a colour's rise bounded by the pieces that still fit inside its
 reach (Params.fit, third session; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
 ``tN`` only for colours with at most N pieces in hand, ``rN`` no more of
-them once their positions exceed N times the tree's. The
+them once their positions exceed N times the tree's, ``mN`` the colour
+to move bounded too with up to N more pieces than ``pN`` (fourth
+session). The
 guess is the value of the greedy line (every colour plays its largest
 piece, the first listed), as benchmarks/endgame.py's plies_left.
 
@@ -93,7 +95,7 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 
 def solve(method, pos, cap, guess):
-    bits, etc, tight, sbits, tb, fit, pieces, ratio = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0
+    bits, etc, tight, sbits, tb, fit, pieces, ratio, mover = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "b":
@@ -112,9 +114,11 @@ def solve(method, pos, cap, guess):
             pieces = int(o[1:])
         elif o[0] == "r":
             ratio = int(o[1:])
+        elif o[0] == "m":
+            mover = int(o[1:])
     eng = tk.engine(pos.board, bits)
     p = tk.params(pos, WEIGHT, MAXIMISER, etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
-                  tight_pieces=pieces, tight_ratio=ratio)
+                  tight_pieces=pieces, tight_ratio=ratio, mover=mover)
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = tk._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo

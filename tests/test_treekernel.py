@@ -266,3 +266,21 @@ def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch, fit):
         check(pos, oracle)
     for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=400):
         check(pos, oracle, colors=(pos.to_move,))
+
+
+def test_moves_refuted_by_the_movers_solo_bound_keep_values_exact():
+    """TWO_PLAYER_BOUNDS' mover bound: children refuted before they are
+    made, by the solo memo's bound of the mover after its move; the values
+    and best moves stay minimax's, and the cuts do happen."""
+    assert tk.TWO_PLAYER_BOUNDS["mover"] >= 0
+    found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=500)
+    found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=6, seed0=500)
+    cuts = 0
+    for pos, oracle in found:
+        value, move, _ = tk.two_player_value(pos.copy(), None, table_bits=14)
+        cuts += int(tk.engine(pos.board, 14).ctl[tk.C_MOVE_CUTS])
+        assert value == oracle(pos)[0]
+        pos.push(move)
+        assert oracle(pos)[0] == value
+        pos.pop()
+    assert cuts > 0

@@ -44,10 +44,15 @@ with the others frozen too, where that can refute the node's window.
 somewhere inside its reach (no bonus once one does not; each kept with a
 placement as witness down the tree, since reaches only shrink), and
 ``Params.tight_pieces`` keeps the solo bounds to colours with few pieces in
-hand, where those searches are small. :func:`solve_two_player` (so
+hand, where those searches are small. With ``Params.mover`` the colour to
+move gets one too (it may hold one piece more, having one fewer after its
+move), searched with the alpha that refutes the row's children: the solo
+memo then bounds its score after each of its moves, and a child that bound
+refutes is not made at all. :func:`solve_two_player` (so
 ``blokus analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`:
-fit on, solo bounds on every ply for colours with at most 5 pieces in hand
-(benchmarks/RESULTS.md, issue 11 third session); :func:`params` and
+fit on, solo bounds on every ply for colours with at most 5 pieces in hand,
+6 for the colour to move (benchmarks/RESULTS.md, issue 11 third and fourth
+sessions); :func:`params` and
 :func:`two_player_params` keep them off.
 """
 
@@ -80,6 +85,7 @@ BUDGET, DONE, OVERFLOW = 0, 1, 2
 # ctl: the kernel's counters (kept between calls)
 C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
 C_BOUND_CALLS, C_BOUND_RUNS, C_BOUND_NODES, C_BOUND_CUTS = range(9, 13)  # _tighten's solo bounds
+C_MOVE_CUTS = 13  # children refuted before they were made, by the mover's solo bound after its move
 # child search kinds (PVS)
 FULL, NULL = 0, 1
 # solo ctl
@@ -127,6 +133,10 @@ class Stack(NamedTuple):
     stats: np.ndarray  # (D, 8) int64 per ply: entered, game over, table, settled, cut by bounds, expanded, moves, children
     fits: np.ndarray  # (D, 4) int64 the pieces in hand that fit inside the colour's reach at row d (with reach_ok) ...
     witness: np.ndarray  # (D, 4, N_PIECES) int32 ... and a placement of each inside it (Params.fit)
+    bound: np.ndarray  # (D, 3) int64 the outlook's bounds (lo, hi) of row d and whether they are set
+    up: np.ndarray  # (D, 4) int64 the most each colour can still gain in those bounds
+    solo_key: np.ndarray  # (D, 4) uint64 the solo memo key of a colour's bound search at row d ...
+    solo_ok: np.ndarray  # (D,) int64 ... for these colours
 
 
 class Params(NamedTuple):
@@ -147,6 +157,7 @@ class Params(NamedTuple):
     fit: int  # 1: a colour's rise is bounded by the pieces in hand that still fit inside its reach; 2: rechecked at every solo node too
     tight_pieces: int  # tight bounds only for colours with at most this many pieces in hand (0: any)
     tight_ratio: int  # no more tight bound searches once their positions exceed this many times the tree's (0: no cap)
+    mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
 
 
 class Table(NamedTuple):
@@ -649,10 +660,14 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
             ctl[C_SETTLED] += 1
     lo, hi = _bounds(tb, st, sp, d)
+    st.solo_ok[d] = 0
     if d <= sp.tight:
         lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
         if hi <= alpha or lo >= beta:
             ctl[C_BOUND_CUTS] += 1
+    st.bound[d, 0] = lo
+    st.bound[d, 1] = hi
+    st.bound[d, 2] = 1
     return lo, hi
 
 
@@ -694,11 +709,14 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
             a = abs(w)
             t = max(now, now + up - (need + a - 1) // a)  # this colour alone at t would do
             ok, value = _solo_bound(tb, sp, st, so, mem, ctl, d, o, t)
+            st.solo_key[d, o] = so.key[0]  # its children's entries bound the colour after each of its moves
+            st.solo_ok[d] |= bit
             if ok and value - now < up:
                 if side == 0:
                     hi -= w * (up - (value - now))
                 else:
                     lo -= w * (up - (value - now))
+                st.up[d, o] = value - now
             if hi <= alpha if side == 0 else lo >= beta:
                 break
     return lo, hi
@@ -718,6 +736,7 @@ def _bounds(tb, st, sp, d):
         up = 0
         if not st.skip[d] & (np.int64(1) << o):
             up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(st.scratch, o, tb.n_words), st.fits[d, o])
+        st.up[d, o] = up
         if w > 0:
             lo += w * now
             hi += w * (now + up)
@@ -1041,6 +1060,8 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
     beta = st.beta[d]
     c = st.to_move[d]  # UNKNOWN below the root: found with the moves
     st.stats[d, 0] += 1
+    st.bound[d, 2] = 0
+    st.solo_ok[d] = 0
     if c == -1:
         st.stats[d, 1] += 1
         return 1, _final(tb, st, sp, d)
@@ -1076,6 +1097,12 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
         n = _generate(tb, st.forbidden, st.corners, d, c, st.hand[d, c], mem, st.moves, d)
     if n > MAX_MOVES:
         return 2, 0
+    if sp.tight and sp.mover >= 0 and st.bound[d, 2] and not st.solo_ok[d] & (np.int64(1) << c):
+        cut, v = _mover_bound(tb, sp, st, so, mem, ctl, d, c, alpha, beta)
+        if cut:
+            _store(tt, key, st.bound[d, 0], st.bound[d, 1], -1, 0)
+            st.stats[d, 4] += 1
+            return 1, v
     maximising = sp.maximiser[c] == 1
     if 0 < d <= sp.etc_plies:
         cut, v = _etc(tb, st, tt, d, c, n, maximising, alpha, beta)
@@ -1117,11 +1144,12 @@ def _child_window(sp, st, d, c):
 
 
 @njit(cache=True, _nrt=False)
-def _descend(tb, sp, st, tt, d):
+def _descend(tb, sp, st, tt, so, ctl, d):
     """Take the next move of row d. When the table already decides what
     the child would return in its window, return (True, that value) without
-    making the move (the child's own table check, done from here); else
-    make it into row d + 1 with its window and return (False, 0)."""
+    making the move (the child's own table check, done from here), or
+    when the mover's solo bound after the move refutes it (_move_bound);
+    else make it into row d + 1 with its window and return (False, 0)."""
     p = _pick(st, d)
     c = st.to_move[d]
     st.stats[d, 7] += 1
@@ -1136,10 +1164,74 @@ def _descend(tb, sp, st, tt, d):
             st.made[d] = 0
             st.stats[d + 1, 2] += 1
             return True, hi
+    cut, v = _move_bound(tb, sp, st, so, d, c, p, a, b)
+    if cut:
+        st.made[d] = 0
+        ctl[C_MOVE_CUTS] += 1
+        return True, v
     _make_child(tb, sp, st, d)
     st.alpha[d + 1] = a
     st.beta[d + 1] = b
     return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _mover_bound(tb, sp, st, so, mem, ctl, d, c, alpha, beta):
+    """The solo bound of the colour to move at row d when the outlook did
+    not run one (it bounds colours with at most Params.tight_pieces in
+    hand; the mover is bounded with one more, as it has one fewer after its
+    move): the alpha of its search is what refutes the row's children, so
+    the memo then holds a bound for every one of its moves (_move_bound).
+    Returns (refuted, value) of the row itself when the bound refutes it."""
+    bit = np.int64(1) << c
+    w = sp.weight[c]
+    if w == 0 or not st.reach_ok[d] & bit:
+        return False, 0
+    if sp.tight_pieces and popcount(np.uint64(st.hand[d, c])) > sp.tight_pieces + sp.mover:
+        return False, 0
+    up = st.up[d, c]
+    if up <= 0:
+        return False, 0
+    a = abs(w)
+    need = st.bound[d, 1] - alpha if w > 0 else beta - st.bound[d, 0]
+    now = _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c])
+    t = max(now, now + up - (need + a - 1) // a)
+    ok, value = _solo_bound(tb, sp, st, so, mem, ctl, d, c, t)
+    st.solo_key[d, c] = so.key[0]
+    st.solo_ok[d] |= bit
+    if not ok or value - now >= up:
+        return False, 0
+    drop = up - (value - now)
+    st.up[d, c] = value - now
+    if w > 0:
+        st.bound[d, 1] -= w * drop
+        return st.bound[d, 1] <= alpha, st.bound[d, 1]
+    st.bound[d, 0] -= w * drop
+    return st.bound[d, 0] >= beta, st.bound[d, 0]
+
+
+@njit(cache=True, _nrt=False)
+def _move_bound(tb, sp, st, so, d, c, p, a, b):
+    """(refuted, value) of colour c's move p at row d before it is made:
+    when the outlook of row d ran a solo bound search for c, the solo memo
+    holds a bound of c's final score after p inside c's reach at row d (a
+    child of that search's root). The row's bounds with c's gain replaced
+    by it bound the child (every term of them bounds every line from row
+    d), so it is refuted when they are outside its window (a, b)."""
+    w = sp.weight[c]
+    if w == 0 or not st.bound[d, 2] or not st.solo_ok[d] & (np.int64(1) << c):
+        return False, 0
+    found, _, hi, _ = _probe(so.table, st.solo_key[d, c] ^ tb.zobrist[c, p])
+    if not found:
+        return False, 0
+    drop = st.up[d, c] - (hi - _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c]))
+    if drop <= 0:
+        return False, 0
+    if w > 0:
+        v = st.bound[d, 1] - w * drop
+        return v <= a, v
+    v = st.bound[d, 0] - w * drop
+    return v >= b, v
 
 
 @njit(cache=True, _nrt=False)
@@ -1217,7 +1309,7 @@ def _search(tb, sp, st, tt, mem, so, ctl, budget):
                 return OVERFLOW
             mode = RETURN if done else NEXT
         elif mode == NEXT:
-            known, value = _descend(tb, sp, st, tt, depth)
+            known, value = _descend(tb, sp, st, tt, so, ctl, depth)
             depth += 1
             if known:
                 ctl[C_NODES] += 1  # a position decided by the table, as at ENTER
@@ -1280,7 +1372,8 @@ def _stack(tb: Tables) -> Stack:
                  z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
                  z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
                  np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64),
-                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8), z(D, 4), z(D, 4, N_PIECES, dtype=np.int32))
+                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8), z(D, 4), z(D, 4, N_PIECES, dtype=np.int32),
+                 z(D, 3), z(D, 4), z(D, 4, dtype=np.uint64), z(D))
 
 
 def _table(bits: int) -> Table:
@@ -1459,12 +1552,12 @@ def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
 
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
            solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: int = 0,
-           tight_pieces: int = 0, tight_ratio: int = 0) -> Params:
+           tight_pieces: int = 0, tight_ratio: int = 0, mover: int = -1) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
                   etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit), tight_pieces,
-                  tight_ratio)
+                  tight_ratio, mover)
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
@@ -1488,8 +1581,10 @@ def _final_value(pos: Position, weight) -> int:
 # solve_two_player's bounds (issue 11, third session: fewer positions and CPU
 # seconds than without on sample-2p at move 52, 12 placements before the end
 # of benchmarks/endgame.py's seeded games and random_game(7) 12 before the
-# end; 16 before the end the same 3 of 10 proven in 30 CPU s)
-TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5)
+# end; 16 before the end the same 3 of 10 proven in 30 CPU s; fourth
+# session, the mover's bound: sample-2p 9.9 -> 8.0 CPU s, a tie 12 and 16
+# before the end)
+TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1)
 
 
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
