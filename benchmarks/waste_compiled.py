@@ -4,9 +4,12 @@ same puzzle, one after the other: nodes, nodes per second and the most
 pieces placed at a live node, every few seconds until the limit or a
 packing. ``--restarts N``: the compiled search again, restarted with seed
 0, 1, 2, ... every N nodes (the seed shuffles equal-sized pieces and the
-colour order). ``--small``: small two-colour boards run to the end.
+colour order). ``half-turn``: the compiled search over half-turn symmetric
+packings only (each placement with its turned image in the opposite
+colour). ``--small``: small two-colour boards run to the end.
 
     python benchmarks/waste_compiled.py --puzzle frontier-2c-13x14 --limit 300 --every 60 --restarts 2000000
+    python benchmarks/waste_compiled.py --puzzle frontier-18x20 --engines half-turn --limit 560 --every 60
     python benchmarks/waste_compiled.py --small --limit 60
 """
 
@@ -98,13 +101,15 @@ def frontier(args) -> None:
             sol = run(WasteSearch(puzzle), args.limit, args.every, total, "python")
         elif engine == "compiled":
             sol = run(CompiledWasteSearch(puzzle), args.limit, args.every, total, "compiled")
+        elif engine == "half-turn":
+            sol = run(CompiledWasteSearch(puzzle, symmetric=True), args.limit, args.every, total, "half-turn")
         else:
             restart = lambda i: CompiledWasteSearch(puzzle, seed=i)  # noqa: E731
             restart.nodes = args.restarts
             sol = run(restart(0), args.limit, args.every, total, "restarts", restart)
         if sol:
             verify(puzzle, sol)
-            print(f"  verified: {sol}", flush=True)
+            print(f"  verified: {len(sol)} placements", flush=True)
     print(f"load average at the end {load()}")
 
 
@@ -142,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--puzzle", default="frontier-2c-13x14")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds a run")
     ap.add_argument("--every", type=float, default=30.0, help="seconds between reports")
-    ap.add_argument("--engines", nargs="+", default=["python", "compiled", "restarts"],
-                    choices=["python", "compiled", "restarts"])
+    ap.add_argument("--engines", nargs="+", default=["python", "compiled", "restarts", "half-turn"],
+                    choices=["python", "compiled", "restarts", "half-turn"])
     ap.add_argument("--restarts", type=int, default=2_000_000, help="nodes a restart")
     ap.add_argument("--small", action="store_true", help="the small boards, run to the end")
     args = ap.parse_args(argv)

@@ -64,6 +64,7 @@ BEAM_CAP = 0  # the symmetric beams' widths stop growing here, new seeds at this
 SCATTER = 0.0  # share of the steps that free the pieces next to holes all over the board (and under a target placement)
 SCATTER_FREE = 0.2  # ... at most this share of the pieces placed (holes dropped until it holds)
 HALF_TURN_WASTE = 0.5  # share of the half-turn search phase for the compiled waste search first (13x14: found in seconds)
+HALF_TURN_RESTART = 6_000_000  # ... which starts again with the next seed's order every so many nodes
 
 
 @dataclass
@@ -357,7 +358,8 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
 def _half_turn_waste(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
                      progress: ProgressCallback | None = None) -> SolveResult | None:
     """The compiled waste-budget search over half-turn symmetric packings
-    (:mod:`solver.search.wastefast`) for ``budget`` seconds: a packing
+    (:mod:`solver.search.wastefast`, a new seed's order every
+    HALF_TURN_RESTART nodes) for ``budget`` seconds: a packing
     (OPTIMAL), or None (its partial packings are no use to the LNS: they
     fill the board row by row, the beam's grow from the corners)."""
     from .search.wastefast import CompiledWasteSearch
@@ -367,14 +369,19 @@ def _half_turn_waste(puzzle: Puzzle, budget: float, seed: int, stop: threading.E
         search = CompiledWasteSearch(puzzle, seed=seed or None, symmetric=True)
     except ValueError:  # a board the compiled tables do not take
         return None
-    total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
+    total, reported, before = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0, 0
     while not search.finished and not clock.expired() and not (stop is not None and stop.is_set()):
         sol = search.step(200_000)
         if sol is not None:
-            return SolveResult(Status.OPTIMAL, "search", "half-turn waste search", nodes=search.nodes, placements=sol)
+            return SolveResult(Status.OPTIMAL, "search", "half-turn waste search", nodes=before + search.nodes,
+                               placements=sol)
         if progress is not None and clock.elapsed - reported >= 1.0:
             reported = clock.elapsed
-            progress(Progress(clock.elapsed, search.nodes, f"{search.deepest}/{total} pieces, half-turn waste search"))
+            progress(Progress(clock.elapsed, before + search.nodes, f"{search.deepest}/{total} pieces, half-turn waste search"))
+        if search.nodes >= HALF_TURN_RESTART:  # a new order (the search below a deep start thrashes)
+            before += search.nodes
+            seed += 1
+            search = CompiledWasteSearch(puzzle, seed=seed, symmetric=True)
     return None
 
 
