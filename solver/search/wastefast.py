@@ -2,8 +2,11 @@
 the arrays it starts from, resuming it in chunks of nodes, and its leaves
 checked by the verifier. Same tree as :class:`.waste.WasteSearch` (lowest
 empty square first, largest pieces first, spare last) with stronger
-pruning, some 1000x faster; a seed shuffles pieces of equal size and the
-colour order, for restarts.
+pruning, at some 250x its node rate; a seed shuffles pieces of equal size
+and the colour order, for restarts. ``symmetric``: half-turn symmetric
+packings only (:func:`.halfturn.half_turn`), each placement with its
+image in the opposite colour: the mode that packed the two-colour
+frontier boards (benchmarks/RESULTS.md, issue 14).
 """
 
 from __future__ import annotations
@@ -27,7 +30,12 @@ Solution = list[tuple[int, Placement]]
 
 class CompiledWasteSearch:
     """``solutions()`` yields every packing of a place-all puzzle (each once,
-    verified) and ``None`` after each chunk of nodes, so a caller can stop."""
+    verified) and ``None`` after each chunk of nodes, so a caller can stop.
+    ``seed`` None keeps the standard order (blue first, equal-sized pieces
+    in index order), any number shuffles it; ``options``: the kernel's
+    optional tests (ONLY_ONE, FIT); ``spread`` > 0 allows at most
+    budget * spread * (s + 1) / squares spare squares before square s (a
+    heuristic: it loses packings)."""
 
     name = "compiled waste search"
 
@@ -110,7 +118,7 @@ class CompiledWasteSearch:
             self.has_start[i] = 1 if b.start_masks[c] else 0
         self.empty[0, :nw] = words(masks.free, nw)
         self.allow = np.full(b.size, max(self.budget, 0), dtype=np.int64)
-        if spread:  # spare squares spread out: at most budget * spread * (s + 1) / squares before square s
+        if spread:
             for s in range(b.size):
                 self.allow[s] = min(self.budget, int(self.budget * spread * (s + 1) / b.size))
         self.stars = np.zeros(row, dtype=np.uint64)

@@ -9,7 +9,11 @@ node dies when a colour's pieces can no longer all be connected to its
 start (king moves through its own and its coverable squares: the ``game``
 rule), when a colour has fewer coverable squares than squares to place, or
 when the spare squares plus the empty squares no colour can cover plus the
-small closed holes the small pieces left cannot fill exceed the budget.
+small closed holes the small pieces left cannot fill exceed the budget
+(options: ONLY_ONE, FIT below). With a partner colour per colour
+(``partner[0] >= 0``) each placement comes with its half-turned image
+(``img_p``) for the partner, and a spare square with its image: the
+half-turn symmetric packings only.
 
 The search is an explicit stack in arrays, so a call runs at most
 ``max_nodes`` nodes and returns; the next call resumes where it stopped.
@@ -23,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
+from .bitops import ONE, ZERO, ctz, king_fill, popcount
 
 BUDGET = 0  # run() return codes: the node budget ran out
 LEAF = 1  # every piece placed: the path is in ch_p / ch_c
