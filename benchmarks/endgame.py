@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from movegen import sample_positions  # noqa: E402
 
 from solver import cpsat  # noqa: E402
-from solver.endgame import ScoreOutlook, solo_puzzle  # noqa: E402
+from solver.endgame import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.geometry import COLORS  # noqa: E402
 from solver.position import Move, Position  # noqa: E402
 from solver.result import Status  # noqa: E402
@@ -224,8 +224,10 @@ def section_sample(args) -> None:
 
 
 def section_four(args) -> None:
-    """Guaranteed scores of all four colours (the limit shared by the four)."""
-    print(f"four-player guaranteed scores, the same positions ({args.limit:.0f} s for the four colours)")
+    """Guaranteed scores of all four colours (the limit shared by the four,
+    ``--threads`` colours searched at once, as blokus analyze does)."""
+    print(f"four-player guaranteed scores, the same positions ({args.limit:.0f} s for the four colours, "
+          f"{args.threads} at once)")
     print(f"{'back':>4} {'game':>4} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8} {'positions':>12}")
     for back in BACKS:
         done = 0
@@ -233,14 +235,9 @@ def section_four(args) -> None:
             pos = before_end(seeded_game(args.seed + g), back)
             deadline = time.monotonic() + args.limit
             t0, nodes, cells = time.perf_counter(), 0, []
-            for c in range(4):
-                try:
-                    out = tk.solve_guaranteed(pos.copy(), c, deadline, table_bits=TABLE_BITS)
-                    nodes += out.nodes
-                    cells.append(f"{out.value:>6}")
-                except tk.OutOfTime as e:
-                    nodes += e.nodes
-                    cells.append(f"{'-':>6}")
+            for out in tk.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS).values():
+                nodes += out.nodes
+                cells.append(f"{'-' if isinstance(out, tk.OutOfTime) else out.value:>6}")
             done += all(x.strip() != "-" for x in cells)
             print(f"{back:>4} {g:>4} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}", flush=True)
         print(f"{back:>4} all four proven in {done} of {args.games}")
@@ -289,6 +286,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per solve")
+    ap.add_argument("--threads", type=int, default=TREE_THREADS,
+                    help=f"four section: colours searched at once (default {TREE_THREADS}, as analyze)")
     args = ap.parse_args()
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     proven: dict = {}

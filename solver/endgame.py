@@ -314,27 +314,39 @@ class _TreeRun:
 
         return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=ScoreOutlook()))
 
-    def guaranteed(self, color: int, deadline: float) -> tuple[int, Move | None]:
-        pos = self.analysis.position.copy()
+    def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
+        """The guaranteed scores of ``colors`` (value and best move, or the
+        OutOfTime of a colour not proven by the deadline); the compiled
+        engine searches TREE_THREADS colours at once."""
+        pos = self.analysis.position
         if self.compiled:
-            return self._count(lambda: self.kernel.solve_guaranteed(pos, color, deadline, table_bits=TABLE_BITS))
-        from .search.gametree import guaranteed_score
+            outs = self.kernel.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS)
+            return {c: self._tally(out) for c, out in outs.items()}
+        from .search.gametree import OutOfTime, guaranteed_score
 
-        return self._python(lambda: guaranteed_score(pos, color, deadline, outlook=ScoreOutlook()))
+        found: dict = {}
+        for c in colors:
+            try:
+                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=ScoreOutlook()))
+            except OutOfTime as e:
+                found[c] = e
+        return found
 
-    def _count(self, search) -> tuple[int, Move | None]:
+    def _tally(self, out):
+        """Add a compiled search's figures (an Outcome or an OutOfTime) to the analysis."""
         a = self.analysis
-        try:
-            out = search()
-        except self.kernel.OutOfTime as e:
-            a.nodes += e.nodes
-            a.seconds += e.seconds
-            a.depth = max(a.depth, e.depth)
-            raise
         a.nodes += out.nodes
         a.seconds += out.seconds
         a.depth = max(a.depth, out.depth)
-        return out.value, out.move
+        return out if isinstance(out, Exception) else (out.value, out.move)
+
+    def _count(self, search) -> tuple[int, Move | None]:
+        try:
+            out = search()
+        except self.kernel.OutOfTime as e:
+            self._tally(e)
+            raise
+        return self._tally(out)
 
     def _python(self, search) -> tuple[int, Move | None]:
         a = self.analysis
@@ -349,6 +361,7 @@ class _TreeRun:
 
 
 TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
+TREE_THREADS = 2  # four-player guaranteed scores: colours searched at once (benchmarks/tree_cores.py --four)
 
 
 def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled") -> None:
@@ -402,14 +415,12 @@ def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") ->
     run = _TreeRun(analysis, tree)
     proven = 0
     players = [r for r in analysis.colors if any(r.color in colors for colors in pos.variant.players)]
+    found = run.guaranteed([r.color for r in players], deadline)
     for r in players:
-        if time.monotonic() > deadline:
-            break
-        try:
-            value, move = run.guaranteed(r.color, deadline)
-        except OutOfTime:
+        if isinstance(found[r.color], OutOfTime):
             analysis.notes.append(f"{pos.name(r.color)}: the guaranteed score was not proven within the time limit")
             continue
+        value, move = found[r.color]
         proven += 1
         r.guaranteed = value
         if move is not None and pos.to_move == r.color:

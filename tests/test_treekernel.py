@@ -188,6 +188,21 @@ def test_values_stay_within_the_solo_optimum_bounds():
             assert bounds[c][0] <= g <= bounds[c][1]
 
 
+def test_guaranteed_scores_on_two_threads_equal_minimax():
+    """Four colours' searches on two threads at once, an engine each (the
+    way analyze runs them): every score and best move as minimax's."""
+    for pos, oracle in endgames(SMALL[0], 6, most=9, cap=1500, seed0=300):
+        want = oracle(pos)
+        found = tk.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=14)
+        assert list(found) == [0, 1, 2, 3]
+        for c, out in found.items():
+            assert out.value == want[1 + c]
+            if pos.to_move is not None:
+                pos.push(out.move)
+                assert oracle(pos)[1 + c] == out.value
+                pos.pop()
+
+
 def test_a_tiny_table_still_gives_exact_values():
     """2**8 entries: replacements and overwritten bounds all the time."""
     for pos, oracle in endgames(SMALL[1], 6, most=9, cap=1500, seed0=200):

@@ -1550,6 +1550,17 @@ def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
     return [first] + helpers[: workers - 1]
 
 
+def independent_engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
+    """``workers`` engines of a board with tables of their own (for
+    searches that share nothing, run on threads at once): :func:`engine`'s
+    first, then kept extra ones."""
+    first = engine(board, table_bits)
+    more = _ENGINES.setdefault((board, table_bits, "independent"), [])
+    while len(more) < workers - 1:
+        more.append(Engine(board, table_bits))
+    return [first] + more[: workers - 1]
+
+
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
            solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: int = 0,
            tight_pieces: int = 0, tight_ratio: int = 0, mover: int = -1) -> Params:
@@ -1599,13 +1610,51 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
 
 
 def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
-                     table_bits: int = 20) -> Outcome:
+                     table_bits: int = 20, eng: Engine | None = None) -> Outcome:
     """The score ``color`` can guarantee whatever the others do (they
     minimise it), the best move of the colour to move, and the search's
-    figures; raises OutOfTime."""
+    figures; raises OutOfTime. ``eng``: the engine to search with (the
+    board's own by default)."""
     if pos.game_over:
         return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
-    return engine(pos.board, table_bits).run(pos, guaranteed_params(pos, color, settle), deadline)
+    eng = eng or engine(pos.board, table_bits)
+    return eng.run(pos, guaranteed_params(pos, color, settle), deadline)
+
+
+def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 1,
+                         table_bits: int = 20) -> dict[int, Outcome | OutOfTime]:
+    """The guaranteed scores of several colours, searched on ``workers``
+    threads at once (the searches share nothing: each thread has an
+    engine with tables of its own, and takes the next colour when it is
+    done), in the order given. A colour not proven by the deadline maps to
+    its OutOfTime; any other error of a search is raised here."""
+    engs = independent_engines(pos.board, table_bits, max(1, min(workers, len(colors))))
+    todo = list(colors)
+    lock = threading.Lock()
+    results: dict = {}
+    errors: list[Exception] = []
+
+    def worker(eng: Engine) -> None:
+        while True:
+            with lock:
+                if not todo or errors:
+                    return
+                c = todo.pop(0)
+            try:
+                results[c] = solve_guaranteed(pos.copy(), c, deadline, eng=eng)
+            except OutOfTime as e:
+                results[c] = e
+            except Exception as e:  # raised in the caller's thread below
+                errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(e,)) for e in engs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
+    return {c: results[c] for c in colors}
 
 
 def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
