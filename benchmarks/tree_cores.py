@@ -37,24 +37,30 @@ def four(pos, limit: float, workers: int):
     return ["-" if isinstance(o, tk.OutOfTime) else o.value for o in out.values()], seconds
 
 
-def main_four(args):
-    print(f"{'back':>4} {'game':>4} {'round':>5} {'1 thread':>9} {'2 threads':>9} {'speed-up':>8}  load  scores (1 | 2)")
-    tot = {1: 0.0, 2: 0.0}
-    proven = {1: 0, 2: 0}
+def rounds(args):
+    """(back, game, round, position, order of the thread counts) of every
+    run: the positions, each ``--rounds`` times, which variant goes first
+    swapped every round."""
     for back in spans(args.backs):
         for g in spans(args.games):
             pos = before_end(seeded_game(args.seed + g), back)
             for r in range(args.rounds):
-                order = (1, 2) if r % 2 == 0 else (2, 1)
-                res = {}
-                for w in order:
-                    res[w] = four(pos, args.limit, w)
-                    tot[w] += res[w][1]
-                    proven[w] += "-" not in res[w][0]
-                clash = any(a != b and "-" not in (a, b) for a, b in zip(res[1][0], res[2][0]))
-                print(f"{back:>4} {g:>4} {r:>5} {res[1][1]:>9.2f} {res[2][1]:>9.2f} {res[1][1] / res[2][1]:>7.2f}x  "
-                      f"{os.getloadavg()[0]:.2f}  {res[1][0]} | {res[2][0]}" + ("  MISMATCH" if clash else ""),
-                      flush=True)
+                yield back, g, r, pos, ((1, 2) if r % 2 == 0 else (2, 1))
+
+
+def main_four(args):
+    print(f"{'back':>4} {'game':>4} {'round':>5} {'1 thread':>9} {'2 threads':>9} {'speed-up':>8}  load  scores (1 | 2)")
+    tot = {1: 0.0, 2: 0.0}
+    proven = {1: 0, 2: 0}
+    for back, g, r, pos, order in rounds(args):
+        res = {}
+        for w in order:
+            res[w] = four(pos, args.limit, w)
+            tot[w] += res[w][1]
+            proven[w] += "-" not in res[w][0]
+        clash = any(a != b and "-" not in (a, b) for a, b in zip(res[1][0], res[2][0]))
+        print(f"{back:>4} {g:>4} {r:>5} {res[1][1]:>9.2f} {res[2][1]:>9.2f} {res[1][1] / res[2][1]:>7.2f}x  "
+              f"{os.getloadavg()[0]:.2f}  {res[1][0]} | {res[2][0]}" + ("  MISMATCH" if clash else ""), flush=True)
     print(f"total {tot[1]:.2f} s one thread, {tot[2]:.2f} s two: {tot[1] / tot[2]:.2f}x; "
           f"all four proven: {proven[1]} runs with one thread, {proven[2]} with two")
 
@@ -80,19 +86,15 @@ def main():
     compiled(warm, 30, workers=2)
     print(f"{'back':>4} {'game':>4} {'round':>5} {'1 thread':>9} {'2 threads':>9} {'speed-up':>8}  load")
     tot1 = tot2 = 0.0
-    for back in spans(args.backs):
-        for g in spans(args.games):
-            pos = before_end(seeded_game(args.seed + g), back)
-            for r in range(args.rounds):
-                order = (1, 2) if r % 2 == 0 else (2, 1)
-                secs = {}
-                for w in order:
-                    out, s, n = compiled(pos, args.limit, workers=w)
-                    secs[w] = s if out is not None else float("inf")
-                tot1 += secs[1]
-                tot2 += secs[2]
-                print(f"{back:>4} {g:>4} {r:>5} {secs[1]:>9.2f} {secs[2]:>9.2f} {secs[1] / secs[2]:>7.2f}x  "
-                      f"{os.getloadavg()[0]:.2f}", flush=True)
+    for back, g, r, pos, order in rounds(args):
+        secs = {}
+        for w in order:
+            out, s, n = compiled(pos, args.limit, workers=w)
+            secs[w] = s if out is not None else float("inf")
+        tot1 += secs[1]
+        tot2 += secs[2]
+        print(f"{back:>4} {g:>4} {r:>5} {secs[1]:>9.2f} {secs[2]:>9.2f} {secs[1] / secs[2]:>7.2f}x  "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
     print(f"total {tot1:.2f} s one thread, {tot2:.2f} s two: {tot1 / tot2:.2f}x")
     print("load", os.getloadavg())
 
