@@ -47,8 +47,7 @@ class CompiledWasteSearch:
         if problem:
             raise ValueError(problem)
         self.puzzle, self.chunk, self.options = puzzle, chunk, options
-        b, t = puzzle.board, puzzle.table
-        tb = self.tb = tables(b)
+        tb = self.tb = tables(puzzle.board)
         nw, row = tb.n_words, tb.n_words + PAD
         self.colors = [c for c in puzzle.colors if puzzle.pieces.get(c)]
         rng = random.Random(seed) if seed is not None else None
@@ -56,6 +55,35 @@ class CompiledWasteSearch:
             rng.shuffle(self.colors)
         n_col = len(self.colors)
         listed = {i for c in self.colors for i in puzzle.pieces[c]}
+        self._placement_lists(listed, rng)
+        self.wit = np.full((n_col, len(tb.piece_size)), -1, dtype=np.int64)
+        self._half_turn(symmetric)
+        self.budget = puzzle.spare_squares
+        depth = sum(len(puzzle.pieces[c]) for c in self.colors) + max(self.budget, 0) + 2
+        self._root_rows(depth, spread)
+        self.stars = np.zeros(row, dtype=np.uint64)
+        self.stars[:nw] = words(puzzle.masks.stars, nw)
+        self.game = puzzle.connect is Connect.GAME
+        self.spent = np.zeros(depth, dtype=np.int64)
+        self.npieces = np.zeros(depth, dtype=np.int64)
+        self.sq = np.zeros(depth, dtype=np.int64)
+        self.it = np.zeros(depth, dtype=np.int64)
+        self.ch_p = np.zeros(depth, dtype=np.int64)
+        self.ch_c = np.zeros(depth, dtype=np.int64)
+        self.best_p = np.zeros(depth, dtype=np.int64)
+        self.best_c = np.zeros(depth, dtype=np.int64)
+        self.rows = np.zeros((8, row), dtype=np.uint64)
+        self.seedrow = np.zeros(row, dtype=np.uint64)
+        self.buf = np.zeros(16, dtype=np.int64)
+        self.ctl = np.zeros(5, dtype=np.int64)
+        self.finished = self.budget < 0
+
+    def _placement_lists(self, listed: set[int], rng: random.Random | None) -> None:
+        """The placements of the listed pieces by first square (biggest
+        pieces first, ties in the seed's order), and per piece by first
+        square: pfrom[k, s] is the first with first square s or later,
+        pfrom[k, -1] the end of its run."""
+        b, t, tb = self.puzzle.board, self.puzzle.table, self.tb
         per_square: list[list[int]] = [[] for _ in range(b.size)]
         for p, sqs in enumerate(t.squares):
             if t.piece[p] in listed:
@@ -66,8 +94,6 @@ class CompiledWasteSearch:
         self.first_start = np.zeros(b.size + 1, dtype=np.int64)
         np.cumsum([len(ps) for ps in per_square], out=self.first_start[1:])
         self.first_list = np.array([p for ps in per_square for p in ps], dtype=np.int64)
-        # per piece, its placements by first square: pfrom[k, s] is the first
-        # with first square s or later, pfrom[k, -1] the end of its run
         n_pieces = len(tb.piece_size)
         by_piece = [sorted((t.squares[p][0], p) for p in t.by_piece[k]) if k in listed else [] for k in range(n_pieces)]
         self.plist = np.array([p for run in by_piece for _, p in run], dtype=np.int64)
@@ -77,27 +103,38 @@ class CompiledWasteSearch:
             firsts = [f for f, _ in run]
             self.pfrom[k] = at + np.searchsorted(np.array(firsts, dtype=np.int64), np.arange(b.size + 1))
             at += len(run)
-        self.wit = np.full((n_col, n_pieces), -1, dtype=np.int64)
+
+    def _half_turn(self, symmetric: bool) -> None:
+        """The half turn's image of each placement and square and each
+        colour's partner (half-turn symmetric packings only; colours of
+        opposite corners swapped), or placeholders without ``symmetric``."""
+        puzzle, t = self.puzzle, self.puzzle.table
         self.img_p = np.full(1, -1, dtype=np.int64)
-        self.partner = np.full(n_col, -1, dtype=np.int64)
+        self.partner = np.full(len(self.colors), -1, dtype=np.int64)
         self.img_sq = np.zeros(1, dtype=np.int64)
-        if symmetric:  # half-turn symmetric packings only (colours of opposite corners swapped)
-            found = half_turn(puzzle)
-            if isinstance(found, str):
-                raise ValueError(f"{puzzle.name}: no half-turn symmetry: {found}")
-            pmap, cmap = found
-            self.img_p = np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(pmap)],
-                                  dtype=np.int64)
-            self.partner = np.array([self.colors.index(cmap[c]) for c in self.colors], dtype=np.int64)
-            self.img_sq = np.array(half_turn_map(puzzle), dtype=np.int64)
+        if not symmetric:
+            return
+        found = half_turn(puzzle)
+        if isinstance(found, str):
+            raise ValueError(f"{puzzle.name}: no half-turn symmetry: {found}")
+        pmap, cmap = found
+        self.img_p = np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(pmap)],
+                              dtype=np.int64)
+        self.partner = np.array([self.colors.index(cmap[c]) for c in self.colors], dtype=np.int64)
+        self.img_sq = np.array(half_turn_map(puzzle), dtype=np.int64)
+
+    def _root_rows(self, depth: int, spread: float) -> None:
+        """Row 0 of the search stack (each colour's forbidden and occupied
+        squares, hand and squares left, start squares; the empty squares),
+        and the spare squares allowed before each square."""
+        puzzle, b = self.puzzle, self.puzzle.board
+        nw, row, n_col = self.tb.n_words, self.tb.n_words + PAD, len(self.colors)
         masks = puzzle.masks
         closed = b.full_mask & ~masks.free
         owned = [0] * 4  # a colour that must start on its one start square owns it
         for c in self.colors:
             if len(b.starts[c]) == 1 and not puzzle.setup_of(c):
                 owned[c] = b.start_masks[c]
-        self.budget = puzzle.spare_squares
-        depth = sum(len(puzzle.pieces[c]) for c in self.colors) + max(self.budget, 0) + 2
         self.forb = np.zeros((depth, n_col, row), dtype=np.uint64)
         self.occ = np.zeros((depth, n_col, row), dtype=np.uint64)
         self.empty = np.zeros((depth, row), dtype=np.uint64)
@@ -121,22 +158,6 @@ class CompiledWasteSearch:
         if spread:
             for s in range(b.size):
                 self.allow[s] = min(self.budget, int(self.budget * spread * (s + 1) / b.size))
-        self.stars = np.zeros(row, dtype=np.uint64)
-        self.stars[:nw] = words(masks.stars, nw)
-        self.game = puzzle.connect is Connect.GAME
-        self.spent = np.zeros(depth, dtype=np.int64)
-        self.npieces = np.zeros(depth, dtype=np.int64)
-        self.sq = np.zeros(depth, dtype=np.int64)
-        self.it = np.zeros(depth, dtype=np.int64)
-        self.ch_p = np.zeros(depth, dtype=np.int64)
-        self.ch_c = np.zeros(depth, dtype=np.int64)
-        self.best_p = np.zeros(depth, dtype=np.int64)
-        self.best_c = np.zeros(depth, dtype=np.int64)
-        self.rows = np.zeros((8, row), dtype=np.uint64)
-        self.seedrow = np.zeros(row, dtype=np.uint64)
-        self.buf = np.zeros(16, dtype=np.int64)
-        self.ctl = np.zeros(5, dtype=np.int64)
-        self.finished = self.budget < 0
 
     @property
     def nodes(self) -> int:
