@@ -660,7 +660,6 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
             ctl[C_SETTLED] += 1
     lo, hi = _bounds(tb, st, sp, d)
-    st.solo_ok[d] = 0
     if d <= sp.tight:
         lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
         if hi <= alpha or lo >= beta:
