@@ -17,7 +17,9 @@ one but ``solo`` and ``python``, which are the issue-5 tables):
   colour plays a random move of its largest piece left) at 8, 12 and 16
   placements before their end, with seconds and proven or not;
 - ``duo``: the same for seeded Blokus Duo games (issue 12);
-- ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56;
+- ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56
+  (``sample`` and ``depth`` split the root's moves between ``--threads``
+  threads, as blokus analyze does; ``--threads 1``: one thread);
 - ``four``: four-player guaranteed scores (every colour) at the same depths;
 - ``cores``: one thread against two sharing the table (lazy SMP),
   alternately, on the positions the depth section proved;
@@ -52,6 +54,7 @@ from solver.result import Status  # noqa: E402
 from solver.search import solve  # noqa: E402
 from solver.search import gametree  # noqa: E402
 from solver.search import treekernel as tk  # noqa: E402
+from solver.search import treesplit  # noqa: E402
 from solver.sgf import load_record  # noqa: E402
 from solver.variants import CLASSIC, DUO, Variant  # noqa: E402
 
@@ -94,11 +97,16 @@ def before_end(end: Position, back: int) -> Position:
     return pos
 
 
-def compiled(pos: Position, limit: float, workers: int = 1):
-    """(Outcome or None, seconds, nodes) of the compiled two-player search."""
+def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
+    """(Outcome or None, seconds, nodes) of the compiled two-player search:
+    one thread, lazy SMP on ``workers`` threads, or the root's moves split
+    between ``split`` threads (solver.search.treesplit, as analyze)."""
     t0 = time.perf_counter()
     try:
-        if workers == 1:
+        if split > 1:
+            out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=split,
+                                             table_bits=TABLE_BITS)
+        elif workers == 1:
             out = tk.solve_two_player(pos.copy(), time.monotonic() + limit, table_bits=TABLE_BITS)
         else:
             engines = tk.engines(pos.board, TABLE_BITS, workers)
@@ -201,7 +209,7 @@ def section_depth(args, variant: Variant = CLASSIC) -> dict:
         done = 0
         for g in range(args.games):
             pos = before_end(seeded_game(args.seed + g, variant), back)
-            out, seconds, nodes = compiled(pos, args.limit)
+            out, seconds, nodes = compiled(pos, args.limit, split=args.threads)
             if out is not None:
                 done += 1
                 proven.setdefault(back, []).append((g, pos, seconds))
@@ -218,7 +226,7 @@ def section_sample(args) -> None:
     print("puzzles/games/sample-2p.blksgf (two-player value)")
     for move in (56, 52):
         pos = rec.position(move)
-        out, seconds, nodes = compiled(pos, max(args.limit, 60))
+        out, seconds, nodes = compiled(pos, max(args.limit, 60), split=args.threads)
         value = "-" if out is None else f"{out.value:+d}"
         print(f"move {move} ({plies_left(pos)} plies greedy): value {value} in {seconds:.2f} s, {nodes:,} positions")
 
@@ -287,7 +295,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per solve")
     ap.add_argument("--threads", type=int, default=TREE_THREADS,
-                    help=f"four section: colours searched at once (default {TREE_THREADS}, as analyze)")
+                    help=f"threads (default {TREE_THREADS}, as analyze): four section, colours searched at once; "
+                         "sample and depth sections, the root's moves split between them (1: one thread)")
     args = ap.parse_args()
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     proven: dict = {}

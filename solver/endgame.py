@@ -309,7 +309,7 @@ class _TreeRun:
     def two_player(self, deadline: float, window: tuple[int, int]) -> tuple[int, Move | None]:
         pos = self.analysis.position.copy()
         if self.compiled:
-            return self._count(lambda: self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS))
+            return self._count(lambda: self._solve_two_player(pos, deadline, window))
         from .search.gametree import two_player_value
 
         return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=ScoreOutlook()))
@@ -340,6 +340,15 @@ class _TreeRun:
         a.depth = max(a.depth, out.depth)
         return out if isinstance(out, Exception) else (out.value, out.move)
 
+    def _solve_two_player(self, pos: Position, deadline: float, window: tuple[int, int]):
+        """The compiled two-player search, its root moves split between
+        TREE_THREADS threads (solver.search.treesplit) when that is over one."""
+        if TREE_THREADS > 1:
+            from .search import treesplit
+
+            return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS)
+        return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS)
+
     def _count(self, search) -> tuple[int, Move | None]:
         try:
             out = search()
@@ -361,7 +370,8 @@ class _TreeRun:
 
 
 TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
-TREE_THREADS = 2  # four-player guaranteed scores: colours searched at once (benchmarks/tree_cores.py --four)
+TREE_THREADS = 2  # threads of the compiled tree: four-player colours searched at once (benchmarks/tree_cores.py
+# --four), two-player root moves split between them (benchmarks/tree_split.py)
 
 
 def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled") -> None:

@@ -299,3 +299,38 @@ def test_moves_refuted_by_the_movers_solo_bound_keep_values_exact():
         assert oracle(pos)[0] == value
         pos.pop()
     assert cuts > 0
+
+
+def test_root_split_on_two_threads_equals_minimax():
+    """The root's moves shared out between two threads (solver.search.treesplit,
+    as analyze runs the two-player value): values and best moves as
+    minimax's, with one table for both threads or one each, and with the
+    first move's value split one ply deeper too."""
+    from solver.search import treesplit
+
+    found = endgames(SMALL[0], 8, most=9, cap=1500, seed0=600)
+    found += endgames(Board.rectangle(8, 8, corners=True), 6, most=10, cap=1500, hand_pieces=6, seed0=600)
+    for pos, oracle in found:
+        for share, plies in ((True, 1), (False, 1), (True, 2)):
+            out = treesplit.solve_two_player(pos.copy(), None, workers=2, table_bits=14, share=share, plies=plies)
+            assert out.value == oracle(pos)[0], (share, plies)
+            pos.push(out.move)
+            assert oracle(pos)[0] == out.value
+            pos.pop()
+        assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
+
+
+def test_root_split_out_of_time_gives_bounds_around_the_value():
+    """A deadline already passed: the split search raises OutOfTime with
+    bounds that hold the value."""
+    from solver.search import treesplit
+
+    end = random_game(7)
+    pos = Position()
+    for m in end.history[: len(end.history) - 8]:
+        pos.push(m)
+    exact = tk.two_player_value(pos.copy(), None)[0]
+    with pytest.raises(TreeOutOfTime) as info:
+        treesplit.solve_two_player(pos.copy(), time.monotonic() - 1, window=(exact - 40, exact + 40))
+    lo, hi = info.value.bounds
+    assert exact - 40 <= lo <= exact <= hi <= exact + 40
