@@ -139,7 +139,7 @@ def _add_solve(sub) -> None:
     p.add_argument("--mode", choices=MODES, default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
                         "(quarter-turn symmetric solutions only; with --engine hybrid also the half turn on "
-                        "rectangles), exhaustive (complete search only)")
+                        "rectangles, which its auto mode uses too), exhaustive (complete search only)")
     p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N",
                    help=f"random seed, 0 to {MAX_SEED} (default 0)")

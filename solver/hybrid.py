@@ -4,8 +4,9 @@ CP-SAT repairs it by large neighbourhood search (LNS).
 1. The search engine runs for half the time limit (90% with the quarter
    turn: on 19x19 only the beam has completed packings), at most 120 s (its
    beams keep the longest partial packing they reached; a complete packing
-   ends the solve). On a puzzle with the quarter-turn symmetry (or, asked
-   for, the half turn on rectangles) the symmetric beam alone runs, and
+   ends the solve). On a puzzle with the quarter-turn symmetry, or the
+   half turn on rectangles, the symmetric search alone runs (the compiled
+   waste search first under the half turn, then the symmetric beam), and
    every LNS step below keeps the packing symmetric.
 2. Then, step after step, a window of the board is freed: every piece
    that covers a square of a rectangle of about ``k`` x ``k`` squares
@@ -235,8 +236,8 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     repair only packings with the puzzle's turn symmetry (the quarter turn
     with the colours shifted on square boards, else the half turn with
     opposite colours swapped; OptionError when it has neither); None
-    (auto), the quarter turn where it applies, no symmetry elsewhere;
-    False, no symmetry (the search engine's general mode)."""
+    (auto), the same where the puzzle has a turn symmetry, no symmetry
+    elsewhere; False, no symmetry (the search engine's general mode)."""
     if puzzle.goal is not Goal.PLACE_ALL:
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles (the goal is {puzzle.goal.value})")
     if time_limit is None:
@@ -244,8 +245,8 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     clock = Stopwatch(time_limit)
     nodes = 0
     symmetric = SYMMETRIC if symmetric is None else symmetric
-    if symmetric is None:  # auto: the quarter turn alone (the half turn won on 18x20, tied on 21x17, lost on 13x14)
-        symmetry = _symmetry(puzzle) if symmetry_applies(puzzle) is None else None
+    if symmetric is None:  # auto: the puzzle's turn, if any (the half turn won on 18x20, 13x14 and 10x18, tied on 21x17)
+        symmetry = _symmetry(puzzle)
     else:
         symmetry = _symmetry(puzzle) if symmetric else None
         if symmetric and symmetry is None:
@@ -275,7 +276,7 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     return repair.result(nodes)
 
 
-SYMMETRIC: bool | None = None  # symmetric packings only: None (auto) the quarter turn where it applies
+SYMMETRIC: bool | None = None  # symmetric packings only: None (auto) where the puzzle has a turn symmetry
 
 
 def _half_turn_reason(puzzle: Puzzle) -> str:

@@ -231,6 +231,15 @@ def test_the_hybrid_searches_symmetric_packings_only_where_the_puzzle_has_a_turn
     verify(load_puzzle(PUZZLES / "solo-84.toml"), result.placements)
 
 
+def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    result = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2)  # verified by solve
+    assert result.status is Status.OPTIMAL and "half-turn" in result.method
+    assert _symmetric(puzzle, result.placements, hybrid._symmetry(puzzle))
+    general = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2, mode="general")
+    assert general.status is Status.OPTIMAL and "half-turn" not in general.method
+
+
 # -- scattered hole neighbourhoods (SCATTER) and the waste search (issue 14, third session) ----
 
 @pytest.mark.parametrize("seed", range(4))
