@@ -209,14 +209,23 @@ def test_a_tiny_table_still_gives_exact_values():
         check(pos, oracle, colors=(0,), table_bits=8)
 
 
-def test_out_of_time_gives_bounds_around_the_value():
+def _split_two_player(pos, deadline, window):
+    from solver.search import treesplit
+
+    return treesplit.solve_two_player(pos, deadline, window=window)
+
+
+@pytest.mark.parametrize("solve", [lambda pos, deadline, window: tk.two_player_value(pos, deadline, window=window),
+                                   _split_two_player], ids=["one thread", "root split"])
+def test_out_of_time_gives_bounds_around_the_value(solve):
+    """A deadline already passed: OutOfTime with bounds that hold the value."""
     end = random_game(7)
     pos = Position()
     for m in end.history[: len(end.history) - 8]:
         pos.push(m)
     exact = tk.two_player_value(pos.copy(), None)[0]
     with pytest.raises(TreeOutOfTime) as info:
-        tk.two_player_value(pos.copy(), time.monotonic() - 1, window=(exact - 40, exact + 40))
+        solve(pos.copy(), time.monotonic() - 1, (exact - 40, exact + 40))
     lo, hi = info.value.bounds
     assert exact - 40 <= lo <= exact <= hi <= exact + 40
 
@@ -318,19 +327,3 @@ def test_root_split_on_two_threads_equals_minimax():
             assert oracle(pos)[0] == out.value
             pos.pop()
         assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
-
-
-def test_root_split_out_of_time_gives_bounds_around_the_value():
-    """A deadline already passed: the split search raises OutOfTime with
-    bounds that hold the value."""
-    from solver.search import treesplit
-
-    end = random_game(7)
-    pos = Position()
-    for m in end.history[: len(end.history) - 8]:
-        pos.push(m)
-    exact = tk.two_player_value(pos.copy(), None)[0]
-    with pytest.raises(TreeOutOfTime) as info:
-        treesplit.solve_two_player(pos.copy(), time.monotonic() - 1, window=(exact - 40, exact + 40))
-    lo, hi = info.value.bounds
-    assert exact - 40 <= lo <= exact <= hi <= exact + 40
