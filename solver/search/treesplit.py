@@ -101,7 +101,7 @@ def _search_move(root: _Root, eng: tk.Engine, k: int, rank: int, move: Move) -> 
             stale.clear()
         if root.solved() or root.error is not None:
             return
-        a, b = root.window(bound, test and bound is not None)
+        a, b = root.window(bound, test)
         try:
             out = eng.run(child.copy(), root.params, root.deadline, alpha_beta=(a, b), fresh=False, stop=stale)
         except tk.OutOfTime as e:
