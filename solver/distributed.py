@@ -14,12 +14,22 @@ this process, for comparisons and small jobs.
 Workers of an existing cluster need this package installed; the inputs and
 results travel through the scheduler (pickled), so they need no shared
 file system.
+
+A caller's stop event (Ctrl-C) reaches the tasks: tasks that take a
+``stop`` keyword get an event of their own, set on the worker (through a
+Dask ``Event`` on the scheduler) when the caller's is set, so a task can
+return what it has so far; a task that has not started by then is
+skipped.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 import traceback
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -36,23 +46,66 @@ class ClusterError(BlokusError):
 class Outcome:
     """The outcome of one input: ``value`` when the task returned, else
     ``error`` (one line: the exception's type and message). ``seconds`` is
-    the task's own run time (0 when it failed)."""
+    the task's own run time (0 when it failed). ``skipped``: the caller's
+    stop event was set before the task started (``error`` says so)."""
 
     name: str
     value: Any = None
     error: str | None = None
     seconds: float = 0.0
+    skipped: bool = False
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
 
-def _timed(task: Callable[[Any], Any], arg: Any) -> tuple[float, Any]:
-    """Run on a worker: the task's result and its run time."""
+SKIPPED = "not started: stopped first"
+
+
+class _NotStarted:
+    """What _timed returns for a task it skipped (pickled back to the caller)."""
+
+
+def _timed(task: Callable[..., Any], arg: Any, stop_name: str | None = None) -> tuple[float, Any]:
+    """Run on a worker: the task's result and its run time. ``stop_name``:
+    the Dask Event that stops the run (the task gets ``stop=``)."""
     start = time.perf_counter()
-    value = task(arg)
+    if stop_name is None:
+        value = task(arg)
+    else:
+        with _stop_on_worker(stop_name) as stop:
+            value = _NotStarted() if stop.is_set() else task(arg, stop=stop)
     return time.perf_counter() - start, value
+
+
+@contextmanager
+def _stop_on_worker(name: str) -> Iterator[threading.Event]:
+    """A local event set once the scheduler's Event ``name`` is (a thread
+    of this worker asks every half second while the task runs)."""
+    from distributed import Event
+
+    remote = Event(name)
+    local = threading.Event()
+    if remote.is_set():
+        local.set()
+        yield local
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if remote.wait(timeout=0.5):
+                local.set()
+                return
+
+    watcher = threading.Thread(target=watch, name="stop-watch", daemon=True)
+    watcher.start()
+    try:
+        yield local
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _error_text(e: BaseException) -> str:
@@ -62,12 +115,18 @@ def _error_text(e: BaseException) -> str:
     return lines[-1].strip() if lines else type(e).__name__
 
 
-def run_serial(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]]) -> Iterator[Outcome]:
+def run_serial(task: Callable[..., Any], inputs: Iterable[tuple[str, Any]],
+               stop: threading.Event | None = None) -> Iterator[Outcome]:
     """The same stream as :func:`run_tasks`, one input after the other in
     this process."""
     for name, arg in inputs:
+        if stop is not None and stop.is_set():
+            yield Outcome(name, error=SKIPPED, skipped=True)
+            continue
         try:
-            seconds, value = _timed(task, arg)
+            start = time.perf_counter()
+            value = task(arg) if stop is None else task(arg, stop=stop)
+            seconds = time.perf_counter() - start
         except Exception as e:  # a task's failure is its input's outcome
             yield Outcome(name, error=_error_text(e))
         else:
@@ -80,14 +139,20 @@ def check_workers(workers: int) -> int:
     return workers
 
 
-def run_tasks(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]], *, workers: int = 2,
-              scheduler: str | None = None) -> Iterator[Outcome]:
+def run_tasks(task: Callable[..., Any], inputs: Iterable[tuple[str, Any]], *, workers: int = 2,
+              scheduler: str | None = None, stop: threading.Event | None = None,
+              ready: Callable[[int], None] | None = None) -> Iterator[Outcome]:
     """Run ``task(arg)`` for each ``(name, arg)`` of ``inputs`` (names
     unique) on Dask and yield one :class:`Outcome` per input as each
     completes. ``scheduler``: the address of an existing cluster's
     scheduler; else a ``LocalCluster`` of ``workers`` processes (one thread
     each) is started here and shut down at the end. ``task`` must be
-    picklable (a module-level function, or a ``functools.partial`` of one)."""
+    picklable (a module-level function, or a ``functools.partial`` of one).
+    ``stop``: the caller's stop event; the tasks are then called as
+    ``task(arg, stop=event)`` with an event set on their worker soon after
+    this one is set (tasks not started by then are skipped). ``ready`` is
+    called with the cluster's number of workers once the tasks are
+    submitted."""
     inputs = list(inputs)
     names = [name for name, _ in inputs]
     if len(set(names)) != len(names):
@@ -95,7 +160,36 @@ def run_tasks(task: Callable[[Any], Any], inputs: Iterable[tuple[str, Any]], *, 
     if not inputs:
         return
     with _client(workers, scheduler) as client:
-        yield from _stream(client, task, inputs)
+        if stop is None:
+            yield from _stream(client, task, inputs, ready=ready)
+            return
+        with _stop_to_workers(client, stop) as name:
+            yield from _stream(client, task, inputs, name, ready)
+
+
+@contextmanager
+def _stop_to_workers(client, stop: threading.Event) -> Iterator[str]:
+    """The name of a Dask Event that is set on the scheduler when ``stop``
+    is set here (a thread of this process waits for it)."""
+    from distributed import Event
+
+    name = f"blokus-stop-{uuid.uuid4().hex}"
+    remote = Event(name, client=client)
+    done = threading.Event()
+
+    def forward() -> None:
+        while not done.wait(0.1):
+            if stop.is_set():
+                remote.set()
+                return
+
+    forwarder = threading.Thread(target=forward, name="stop-forward", daemon=True)
+    forwarder.start()
+    try:
+        yield name
+    finally:
+        done.set()
+        forwarder.join()
 
 
 def check_scheduler(address: str) -> str:
@@ -111,6 +205,22 @@ def check_scheduler(address: str) -> str:
     except ValueError as e:
         raise OptionError(f"bad scheduler address {address!r}: {e} (expected e.g. tcp://host:8786)") from None
     return address
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the LocalCluster's processes start, so they
+    inherit that: Ctrl-C in a terminal signals the whole process group, and
+    workers killed by it would leave this process waiting for them. Ctrl-C
+    is this process's to handle (it stops the tasks through ``stop``)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _client:
@@ -135,7 +245,7 @@ class _client:
                 check_workers(self.workers)
                 # the workers' statistical profiler samples the running task's stack every 10 ms: deep
                 # pure-Python searches paid about a tenth of their time for it
-                with dask.config.set({"distributed.worker.profile.enabled": False}):
+                with dask.config.set({"distributed.worker.profile.enabled": False}), _sigint_ignored():
                     self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=":0", silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, set_as_default=False)
@@ -152,13 +262,16 @@ class _client:
             self.cluster.close()
 
 
-def _stream(client, task, inputs: list[tuple[str, Any]]) -> Iterator[Outcome]:
+def _stream(client, task, inputs: list[tuple[str, Any]], stop_name: str | None = None,
+            ready: Callable[[int], None] | None = None) -> Iterator[Outcome]:
     from distributed import as_completed
 
     name_of = {}
     for name, arg in inputs:
-        future = client.submit(_timed, task, arg, pure=False, key=f"task-{len(name_of)}-{time.time_ns()}")
+        future = client.submit(_timed, task, arg, stop_name, pure=False, key=f"task-{len(name_of)}-{time.time_ns()}")
         name_of[future] = name
+    if ready is not None:
+        ready(len(client.scheduler_info()["workers"]))
     for future in as_completed(list(name_of), loop=client.loop):
         name = name_of.pop(future)
         if future.status == "error":
@@ -167,6 +280,9 @@ def _stream(client, task, inputs: list[tuple[str, Any]]) -> Iterator[Outcome]:
             outcome = Outcome(name, error="cancelled (the cluster went away?)")
         else:
             seconds, value = future.result()
-            outcome = Outcome(name, value, seconds=seconds)
+            if isinstance(value, _NotStarted):
+                outcome = Outcome(name, error=SKIPPED, skipped=True)
+            else:
+                outcome = Outcome(name, value, seconds=seconds)
         future.release()
         yield outcome

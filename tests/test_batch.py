@@ -21,7 +21,7 @@ import pytest
 
 from solver.annotate import AnnotateOptions, annotate_batch
 from solver.cli import main
-from solver.distributed import Outcome, run_serial, run_tasks
+from solver.distributed import SKIPPED, Outcome, run_serial, run_tasks
 from solver.position import Position
 from solver.sgf import read_record, write_record
 from solver.variants import DUO
@@ -190,6 +190,67 @@ def test_run_tasks_streams_outcomes_and_failures(cluster):
     assert {n: o.value for n, o in outcomes.items() if o.ok} == {str(i): i for i in range(5)}
     assert "TypeError" in outcomes["bad"].error
     assert {o.name: o.value for o in run_serial(abs, inputs) if o.ok} == {str(i): i for i in range(5)}
+
+
+def wait_for_stop(arg: str, stop) -> str:
+    """A task that says it started (a Dask Event named after its input),
+    then waits up to a minute for the stop event."""
+    from distributed import Event
+
+    Event(f"started-{arg}").set()
+    return "stopped" if stop.wait(60) else "not stopped"
+
+
+def test_a_stop_reaches_the_running_tasks_and_skips_the_rest(cluster):
+    import threading
+    import time
+    import uuid
+
+    from distributed import Client, Event
+
+    names = [f"{uuid.uuid4().hex}-{i}" for i in range(5)]  # two workers: three wait their turn
+    stop = threading.Event()
+    workers = []
+    with Client(cluster.scheduler_address, set_as_default=False) as client:
+
+        def stop_once_two_run() -> None:
+            deadline = time.monotonic() + 60
+            while sum(Event(f"started-{n}", client=client).is_set() for n in names) < 2:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.05)
+            stop.set()
+
+        watcher = threading.Thread(target=stop_once_two_run, daemon=True)
+        watcher.start()
+        outcomes = list(run_tasks(wait_for_stop, [(n, n) for n in names], scheduler=cluster.scheduler_address,
+                                  stop=stop, ready=workers.append))
+        watcher.join()
+    assert workers == [2]
+    assert sorted(o.value for o in outcomes if not o.skipped) == ["stopped", "stopped"]
+    assert sum(o.skipped for o in outcomes) == 3
+    assert all(o.error == SKIPPED and not o.ok for o in outcomes if o.skipped)
+
+
+def test_local_cluster_workers_ignore_ctrl_c():
+    """Ctrl-C in a terminal signals the whole process group: the workers of
+    a LocalCluster started here must live on (the caller handles it)."""
+    import threading
+
+    from solver.distributed import _client, _stream
+
+    with _client(2, None) as client:
+        pids = set(client.run(os.getpid).values())
+        assert len(pids) == 2
+        for pid in pids:
+            os.kill(pid, signal.SIGINT)
+        outcomes = []
+        run = threading.Thread(target=lambda: outcomes.extend(_stream(client, abs, [(str(i), -i) for i in range(1, 5)])),
+                               daemon=True)
+        run.start()
+        run.join(60)  # (killed workers would leave it waiting for ever)
+        assert sorted(o.value for o in outcomes) == [1, 2, 3, 4]
+        assert set(client.run(os.getpid).values()) == pids
 
 
 def test_cli_on_an_existing_scheduler(cluster, games, tmp_path, capsys):
