@@ -127,7 +127,7 @@ def _add_solve(sub) -> None:
                         "best partial packing by large neighbourhood search (place-all puzzles)")
     p.add_argument("--portfolio", type=_int_in(1, MAX_WORKERS), default=0, metavar="N",
                    help="--engine hybrid: N runs with seeds SEED.. on Dask (a local cluster of N processes), "
-                        "the best wins")
+                        "each with the whole time limit, the best wins (Ctrl-C: the best so far)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="--portfolio: an existing Dask cluster's scheduler (tcp://host:8786)")
     p.add_argument("--search-share", type=_share, default=None, metavar="F",
@@ -265,7 +265,7 @@ class _ProgressPrinter:
         self.shown = False
 
     def __call__(self, info: Progress) -> None:
-        if info.elapsed < 1.0:
+        if info.elapsed < 1.0 and not info.notice:
             return
         nodes = f"{info.nodes:>12,} nodes  " if info.nodes else ""
         line = f"blokus: {info.elapsed:6.1f} s  {nodes}{info.text}"

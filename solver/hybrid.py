@@ -331,8 +331,9 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
 
     clock = Stopwatch(budget)
     quarter = symmetry_applies(puzzle) is None
+    waste_best: Solution = []
     if not quarter and HALF_TURN_WASTE > 0:
-        found_waste = _half_turn_waste(puzzle, HALF_TURN_WASTE * budget, seed, stop, progress)
+        found_waste, waste_best = _half_turn_waste(puzzle, HALF_TURN_WASTE * budget, seed, stop, progress)
         if found_waste is not None:
             return found_waste
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
@@ -352,38 +353,44 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
     if found:
         return SolveResult(Status.OPTIMAL, "search", name, nodes=runner.nodes, placements=found[0][1],
                            interrupted=interrupted)
-    return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=list(runner.best),
-                       best_partial=bool(runner.best), interrupted=interrupted)
+    best = list(runner.best)
+    if interrupted and len(waste_best) > len(best):  # stopped before the beam got as far: show the waste search's
+        best, name = waste_best, "half-turn waste search"
+    return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=best,
+                       best_partial=bool(best), interrupted=interrupted)
 
 
 def _half_turn_waste(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
-                     progress: ProgressCallback | None = None) -> SolveResult | None:
+                     progress: ProgressCallback | None = None) -> tuple[SolveResult | None, Solution]:
     """The compiled waste-budget search over half-turn symmetric packings
     (:mod:`solver.search.wastefast`, a new seed's order every
-    HALF_TURN_RESTART nodes) for ``budget`` seconds: a packing
-    (OPTIMAL), or None (its partial packings are no use to the LNS: they
-    fill the board row by row, the beam's grow from the corners)."""
+    HALF_TURN_RESTART nodes) for ``budget`` seconds: (a packing (OPTIMAL)
+    or None, its best partial packing). The partials are shown when the
+    solve is stopped before the beam gets as far, never given to the LNS:
+    they fill the board row by row, the beam's grow from the corners."""
     from .search.wastefast import CompiledWasteSearch
 
     clock = Stopwatch(budget)
     try:
         search = CompiledWasteSearch(puzzle, seed=seed or None, symmetric=True)
     except ValueError:  # a board the compiled tables do not take
-        return None
+        return None, []
     total, reported, before = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0, 0
+    best: Solution = []
     while not search.finished and not clock.expired() and not (stop is not None and stop.is_set()):
         sol = search.step(200_000)
         if sol is not None:
             return SolveResult(Status.OPTIMAL, "search", "half-turn waste search", nodes=before + search.nodes,
-                               placements=sol)
+                               placements=sol), sol
         if progress is not None and clock.elapsed - reported >= 1.0:
             reported = clock.elapsed
             progress(Progress(clock.elapsed, before + search.nodes, f"{search.deepest}/{total} pieces, half-turn waste search"))
         if search.nodes >= HALF_TURN_RESTART:  # a new order (the search below a deep start thrashes)
+            best = max(best, search.best_partial(), key=len)
             before += search.nodes
             seed += 1
             search = CompiledWasteSearch(puzzle, seed=seed, symmetric=True)
-    return None
+    return None, max(best, search.best_partial(), key=len)
 
 
 class _Repair:
@@ -562,32 +569,66 @@ class _Repair:
 
 # -- a portfolio of seeds --------------------------------------------------------------------
 
-def _portfolio_task(seed: int, puzzle: Puzzle, time_limit: float | None, workers: int) -> SolveResult:
+def _portfolio_task(seed: int, puzzle: Puzzle, time_limit: float | None, workers: int,
+                    search_share: float | None = None, symmetric: bool | None = None,
+                    stop: threading.Event | None = None) -> SolveResult:
     """One hybrid run of the portfolio (module level: Dask pickles it)."""
-    return solve(puzzle, time_limit, seed, workers)
+    return solve(puzzle, time_limit, seed, workers, stop=stop, search_share=search_share, symmetric=symmetric)
+
+
+class _Halt(threading.Event):
+    """The portfolio's stop: set by the portfolio once a run has a complete
+    packing, and set whenever the caller's stop (Ctrl-C) is."""
+
+    def __init__(self, caller: threading.Event | None):
+        super().__init__()
+        self.caller = caller
+
+    def is_set(self) -> bool:
+        return super().is_set() or (self.caller is not None and self.caller.is_set())
 
 
 def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0, workers: int = 0,
-              jobs: int | None = None, scheduler: str | None = None) -> SolveResult:
+              jobs: int | None = None, scheduler: str | None = None, progress: ProgressCallback | None = None,
+              stop: threading.Event | None = None, search_share: float | None = None,
+              symmetric: bool | None = None) -> SolveResult:
     """Hybrid runs with different seeds on Dask (:func:`solver.distributed.run_tasks`:
     a LocalCluster of ``jobs`` processes, one per seed by default, or the
-    cluster of ``scheduler``; ``jobs`` 1 runs them one after the other
-    here); the first complete packing wins (the runs still going are
-    dropped with the cluster), else the best partial one (most squares
-    placed). ``workers`` are CP-SAT's per LNS step."""
+    cluster of ``scheduler``, where runs beyond its workers wait their turn;
+    ``jobs`` 1 runs them one after the other here), each with the whole
+    ``time_limit``. The first complete packing wins (the runs still going
+    are stopped), else the best partial one (most squares placed). When
+    ``stop`` is set (Ctrl-C), the runs going stop and report their best
+    partials, the runs not started are skipped, and the best so far is
+    returned, ``interrupted``. ``progress`` hears of each run as it ends.
+    ``workers`` are CP-SAT's per LNS step; ``search_share`` and
+    ``symmetric`` as in :func:`solve`."""
     from functools import partial as bind
 
     from .distributed import run_serial, run_tasks
 
-    task = bind(_portfolio_task, puzzle=puzzle, time_limit=time_limit, workers=workers)
+    clock = Stopwatch()
+    task = bind(_portfolio_task, puzzle=puzzle, time_limit=time_limit, workers=workers,
+                search_share=search_share, symmetric=symmetric)
     inputs = [(f"seed {s}", s) for s in seeds]
+    halt = _Halt(stop)
+
+    def ready(workers: int) -> None:
+        if progress is not None:
+            progress(Progress(clock.elapsed, 0, f"portfolio: {len(seeds)} runs on {workers} workers", notice=True))
+
     if jobs == 1 and scheduler is None:
-        stream = run_serial(task, inputs)
+        stream = run_serial(task, inputs, stop=halt)
     else:
-        stream = run_tasks(task, inputs, workers=jobs or len(seeds), scheduler=scheduler)
+        stream = run_tasks(task, inputs, workers=jobs or len(seeds), scheduler=scheduler, stop=halt, ready=ready)
+    total = sum(len(puzzle.pieces.get(c, ())) for c in puzzle.colors)
     best: SolveResult | None = None
     errors = []
+    ended = 0
     for outcome in stream:
+        if outcome.skipped:
+            continue
+        ended += 1
         if not outcome.ok:
             errors.append(f"{outcome.name}: {outcome.error}")
             continue
@@ -597,10 +638,17 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0,
         if best is None or key > (best.status is Status.OPTIMAL, _squares(puzzle, best.placements)):
             best = r
             best.method = f"portfolio of {len(seeds)} seeds, best {outcome.name}: {r.method}"
+        if progress is not None:
+            progress(Progress(clock.elapsed, 0, f"{outcome.name}: {r.status.value} {len(r.placements)}/{total} pieces;"
+                                                f" {ended} of {len(seeds)} runs done, best {len(best.placements)}/{total}"))
         if r.status is Status.OPTIMAL:  # the first complete packing wins: the other runs are stopped
-            break
-    stream.close()  # (shuts the cluster down, with the runs still going)
+            halt.set()
+    stream.close()  # (shuts down a cluster started here)
     if best is None:
+        if stop is not None and stop.is_set() and not errors:
+            return SolveResult(Status.UNKNOWN, "hybrid", f"portfolio of {len(seeds)} seeds, stopped before a run ended",
+                               interrupted=True)
         raise OptionError(f"{puzzle.name}: every run of the portfolio failed: {'; '.join(errors)}")
     best.stats["portfolio_failed"] = len(errors)
+    best.interrupted = stop is not None and stop.is_set()
     return best

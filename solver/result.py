@@ -35,11 +35,14 @@ class Status(StrEnum):
 class Progress:
     """One progress report of a long solve: seconds since the start, nodes
     searched so far (0 when the engine does not count them) and what the
-    engine has to show (``"81/84 pieces"``, ``"objective 12 bound 15"``)."""
+    engine has to show (``"81/84 pieces"``, ``"objective 12 bound 15"``).
+    ``notice``: shown however early it comes (a solve's own reports start
+    after a second)."""
 
     elapsed: float
     nodes: int
     text: str
+    notice: bool = False
 
 
 ProgressCallback = Callable[[Progress], None]

@@ -154,15 +154,16 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
     elif engine == "hybrid":
         from .hybrid import solve as hybrid_solve
 
+        symmetric = {"symmetric": True, "general": False}.get(opts.mode)
         if opts.portfolio:
             from .hybrid import portfolio
 
             seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
-            result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, scheduler=opts.scheduler)
+            result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, scheduler=opts.scheduler,
+                               progress=progress, stop=stop, search_share=opts.search_share, symmetric=symmetric)
         else:
             result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop,
-                                  search_share=opts.search_share,
-                                  symmetric={"symmetric": True, "general": False}.get(opts.mode))
+                                  search_share=opts.search_share, symmetric=symmetric)
     else:
         from . import cpsat
 

@@ -17,7 +17,7 @@ from solver.cli import main
 from solver.errors import OptionError
 from solver.puzzle import Goal
 from solver.puzzle_file import load_puzzle, parse_puzzle
-from solver.result import Status
+from solver.result import SolveResult, Status
 from solver.solution_file import solution_to_json
 from solver.solving import solve
 from solver.verify import VerificationError, verify
@@ -294,6 +294,49 @@ def test_the_waste_search_finds_exactly_the_brute_force_packings(seed):
         verify(puzzle, s)
     assert len({frozenset(s) for s in got}) == len(got)  # each packing once
     assert {frozenset(s) for s in got} == want
+
+
+def test_a_stopped_portfolio_returns_its_best_so_far_and_skips_the_runs_not_started():
+    import threading
+
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    stop = threading.Event()
+    heard = []
+
+    def progress(info) -> None:  # Ctrl-C as the first run ends
+        heard.append(info.text)
+        stop.set()
+
+    result = hybrid.portfolio(puzzle, [1, 2, 3], time_limit=0.5, workers=1, jobs=1, progress=progress, stop=stop)
+    assert len(heard) == 1 and heard[0].startswith("seed 1: ") and heard[0].endswith("1 of 3 runs done, best "
+                                                                                    f"{len(result.placements)}/14")
+    assert result.interrupted and result.method.startswith("portfolio of 3 seeds, best seed 1: ")
+    verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+
+
+def test_a_portfolio_passes_mode_and_search_share_to_every_run(monkeypatch):
+    seen = []
+
+    def fake(*args, **kw):
+        seen.append((args[2], kw["symmetric"], kw["search_share"]))
+        return SolveResult(Status.UNKNOWN, "hybrid", "fake")
+
+    monkeypatch.setattr(hybrid, "solve", fake)
+    hybrid.portfolio(parse_puzzle(SMALL_TWO_COLOURS), [4, 5], time_limit=1, jobs=1, search_share=0.3, symmetric=False)
+    assert seen == [(4, False, 0.3), (5, False, 0.3)]
+
+
+def test_stopped_in_the_half_turn_waste_search_the_hybrid_shows_its_partial():
+    """Ctrl-C while the compiled waste search runs (before the half-turn
+    beam has anything): its deepest partial packing is reported."""
+    import threading
+
+    puzzle = load_puzzle(PUZZLES / "frontier-2c-12x15.toml")
+    stop = threading.Event()
+    result = hybrid.solve(puzzle, 300, 3, 1, progress=lambda info: stop.set(), stop=stop)
+    assert result.interrupted and result.status is Status.UNKNOWN
+    assert result.method == "search: half-turn waste search" and result.best_partial
+    verify(puzzle, result.placements, partial=True)
 
 
 def test_a_portfolio_stops_at_the_first_complete_packing(monkeypatch):

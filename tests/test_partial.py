@@ -5,6 +5,8 @@ and Ctrl-C exits 130 after printing it."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -42,17 +44,22 @@ def test_the_json_of_a_partial(capsys):
     assert obj["best_partial"] == (obj["status"] == "UNKNOWN" and bool(obj["placements"]))
 
 
-def _interrupt(args: list[str], wait_for: str) -> subprocess.CompletedProcess:
-    """Start blokus, send SIGINT once it prints ``wait_for`` on stderr (its
-    progress lines start a second into the solve), and collect its output."""
+def _interrupt(args: list[str], wait_for: str, group: bool = False) -> subprocess.CompletedProcess:
+    """Start blokus, send SIGINT once it prints a line that matches the
+    regular expression ``wait_for`` on stderr (its progress lines start a
+    second into the solve), and collect its output.
+    ``group``: to its whole process group, as Ctrl-C in a terminal does."""
     proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=group)
     err = []
     while line := proc.stderr.readline():
         err.append(line)
-        if wait_for in line:
+        if re.search(wait_for, line):
             break
-    proc.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     out, rest = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(args, proc.returncode, out, "".join(err) + rest)
 
@@ -79,13 +86,14 @@ def test_ctrl_c_stops_a_cpsat_count():
 
 def test_ctrl_c_during_the_hybrids_lns_prints_its_best_partial_and_exits_130(tmp_path):
     """The hybrid's LNS phase (``--search-share 0``: it starts at once, from
-    nothing) stopped by SIGINT after its first reported step: the best
+    nothing) stopped by SIGINT after its first reported step with a piece
+    placed (on a busy machine the first steps may place none): the best
     partial packing is printed, verifies as a partial packing, exit 130."""
     from solver.cli import main
 
     puzzle = PUZZLES / "frontier-2c-13x14.toml"
     run = _interrupt(["solve", str(puzzle), "--engine", "hybrid", "--search-share", "0", "--time-limit", "300",
-                      "--json"], "lns step")
+                      "--json"], r"[1-9]\d*/42 pieces, lns step")
     assert run.returncode == 130, run.stderr
     assert "lns step" in run.stderr and "Traceback" not in run.stderr
     obj = json.loads(run.stdout)
@@ -97,3 +105,23 @@ def test_ctrl_c_during_the_hybrids_lns_prints_its_best_partial_and_exits_130(tmp
     out = tmp_path / "partial.json"
     out.write_text(run.stdout)
     assert main(["solve", str(puzzle), "--check", str(out)]) == (4 if obj["status"] == "UNKNOWN" else 0)
+
+
+def test_ctrl_c_in_a_terminal_stops_a_portfolio_on_a_local_cluster(tmp_path):
+    """Ctrl-C reaches the portfolio's worker processes too (a terminal
+    signals the whole process group): they live on, the runs going stop
+    and report their partials, and the best is printed; exit 130."""
+    from solver.cli import main
+
+    puzzle = PUZZLES / "frontier-2c-12x15.toml"
+    run = _interrupt(["solve", str(puzzle), "--engine", "hybrid", "--portfolio", "2", "--workers", "1",
+                      "--time-limit", "300", "--json"], "portfolio: 2 runs on 2 workers", group=True)
+    assert run.returncode == 130, run.stderr
+    assert "Traceback" not in run.stderr
+    obj = json.loads(run.stdout)
+    assert obj["interrupted"] is True and obj["method"].startswith("portfolio of 2 seeds")
+    assert obj["status"] == "UNKNOWN" and obj["best_partial"] == bool(obj["placements"])
+    if obj["placements"]:  # (the runs may not have placed a piece yet)
+        out = tmp_path / "partial.json"
+        out.write_text(run.stdout)
+        assert main(["solve", str(puzzle), "--check", str(out)]) == 4
