@@ -126,8 +126,11 @@ def _add_solve(sub) -> None:
                         "answer and check that they agree, or hybrid: search, then CP-SAT repairs its "
                         "best partial packing by large neighbourhood search (place-all puzzles)")
     p.add_argument("--portfolio", type=_int_in(1, MAX_WORKERS), default=0, metavar="N",
-                   help="--engine hybrid: N runs with seeds SEED.. on Dask (a local cluster of N processes), "
+                   help="--engine hybrid: N runs with seeds SEED.. on Dask (a local cluster, see --jobs), "
                         "each with the whole time limit, the best wins (Ctrl-C: the best so far)")
+    p.add_argument("--jobs", type=_int_in(1, MAX_WORKERS), default=0, metavar="J",
+                   help="--portfolio: processes of the local cluster (default: one per core, at most one per run; "
+                        "the other runs wait their turn)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="--portfolio: an existing Dask cluster's scheduler (tcp://host:8786)")
     p.add_argument("--search-share", type=_share, default=None, metavar="F",
@@ -411,7 +414,7 @@ def cmd_solve(args) -> int:
         result = solve(puzzle, args.engine, printer, time_limit=max(clock.left(), 1e-3), seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
                        cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler,
-                       search_share=args.search_share)
+                       jobs=args.jobs, search_share=args.search_share)
     finally:
         printer.done()
     if args.render and result.placements:

@@ -72,6 +72,7 @@ class SolveOptions:
     hint: Solution | None = None
     portfolio: int = 0  # hybrid: this many seeds (from ``seed`` on) on Dask, the best run wins
     scheduler: str | None = None  # hybrid portfolio: an existing Dask cluster (else a LocalCluster)
+    jobs: int = 0  # hybrid portfolio: processes of the LocalCluster (0: one per core, at most one per run)
     search_share: float | None = None  # hybrid: share of the limit for the search engine first (None: default)
 
     def __post_init__(self) -> None:
@@ -79,6 +80,11 @@ class SolveOptions:
         check_int(self.seed, "seed", 0, MAX_SEED)
         check_int(self.workers, "workers", 0, MAX_WORKERS)
         check_int(self.portfolio, "portfolio", 0, MAX_WORKERS)
+        check_int(self.jobs, "jobs", 0, MAX_WORKERS)
+        if self.jobs and not self.portfolio:
+            raise OptionError("jobs are the processes of a portfolio's local cluster: they need a portfolio")
+        if self.jobs and self.scheduler:
+            raise OptionError("jobs start a local cluster; scheduler uses an existing one: give one of them")
         _choice(self.mode, "mode", MODES)
         share = self.search_share
         if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float))
@@ -159,7 +165,8 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
             from .hybrid import portfolio
 
             seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
-            result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, scheduler=opts.scheduler,
+            jobs = opts.jobs or min(len(seeds), os.cpu_count() or 1)
+            result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, jobs=jobs, scheduler=opts.scheduler,
                                progress=progress, stop=stop, search_share=opts.search_share, symmetric=symmetric)
         else:
             result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -181,6 +182,30 @@ def test_a_portfolio_of_seeds_keeps_the_best_run():
     verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
     with pytest.raises(OptionError):
         solve(puzzle, "search", portfolio=2)
+
+
+def test_a_portfolio_of_more_runs_than_jobs_runs_them_all_in_turn(tmp_path, capsys):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_TWO_COLOURS)
+    code = main(["solve", str(path), "--engine", "hybrid", "--portfolio", "3", "--jobs", "2", "--workers", "1",
+                 "--time-limit", "2", "--json"])
+    captured = capsys.readouterr()
+    obj = json.loads(captured.out)
+    assert "portfolio: 3 runs on 2 workers" in captured.err
+    assert sorted(re.findall(r"seed (\d): ", captured.err)) == ["0", "1", "2"]
+    assert code == (0 if obj["status"] == "OPTIMAL" else 4) and obj["method"].startswith("portfolio of 3 seeds")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--jobs", "2"], "jobs are the processes of a portfolio's local cluster: they need a portfolio"),
+    (["--engine", "hybrid", "--portfolio", "2", "--jobs", "2", "--scheduler", "tcp://localhost:1"],
+     "jobs start a local cluster; scheduler uses an existing one: give one of them"),
+])
+def test_portfolio_options_that_do_not_go_together(tmp_path, capsys, args, message):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_TWO_COLOURS)
+    assert main(["solve", str(path), *args]) == 2
+    assert capsys.readouterr().err == f"blokus: error: {message}\n"
 
 
 # -- the turn symmetries (half turn on rectangles) -------------------------------------------
