@@ -81,31 +81,37 @@ def _timed(task: Callable[..., Any], arg: Any, stop_name: str | None = None) -> 
 
 @contextmanager
 def _stop_on_worker(name: str) -> Iterator[threading.Event]:
-    """A local event set once the scheduler's Event ``name`` is (a thread
-    of this worker asks every half second while the task runs)."""
+    """A local event set once the scheduler's Event ``name`` is (asked
+    every half second while the task runs)."""
     from distributed import Event
 
     remote = Event(name)
     local = threading.Event()
     if remote.is_set():
         local.set()
+    with _relay(remote.is_set, local.set, 0.5, "stop-watch"):
         yield local
-        return
+
+
+@contextmanager
+def _relay(ready: Callable[[], bool], then: Callable[[], None], every: float, name: str) -> Iterator[None]:
+    """While the block runs, a thread asks ``ready()`` every ``every``
+    seconds and calls ``then()`` once it says yes."""
     done = threading.Event()
 
-    def watch() -> None:
-        while not done.is_set():
-            if remote.wait(timeout=0.5):
-                local.set()
+    def run() -> None:
+        while not done.wait(every):
+            if ready():
+                then()
                 return
 
-    watcher = threading.Thread(target=watch, name="stop-watch", daemon=True)
-    watcher.start()
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
     try:
-        yield local
+        yield
     finally:
         done.set()
-        watcher.join()
+        thread.join()
 
 
 def _error_text(e: BaseException) -> str:
@@ -174,22 +180,8 @@ def _stop_to_workers(client, stop: threading.Event) -> Iterator[str]:
     from distributed import Event
 
     name = f"blokus-stop-{uuid.uuid4().hex}"
-    remote = Event(name, client=client)
-    done = threading.Event()
-
-    def forward() -> None:
-        while not done.wait(0.1):
-            if stop.is_set():
-                remote.set()
-                return
-
-    forwarder = threading.Thread(target=forward, name="stop-forward", daemon=True)
-    forwarder.start()
-    try:
+    with _relay(stop.is_set, Event(name, client=client).set, 0.1, "stop-forward"):
         yield name
-    finally:
-        done.set()
-        forwarder.join()
 
 
 def check_scheduler(address: str) -> str:
