@@ -5,8 +5,10 @@ CP-SAT repairs it by large neighbourhood search (LNS).
    turn: on 19x19 only the beam has completed packings), at most 120 s (its
    beams keep the longest partial packing they reached; a complete packing
    ends the solve). On a puzzle with the quarter-turn symmetry, or the
-   half turn on rectangles, the symmetric search alone runs (the compiled
-   waste search first under the half turn, then the symmetric beam), and
+   half turn on rectangles, the symmetric search alone runs (under the half
+   turn the compiled searches first: the two-colour halves where the
+   puzzle halves, with 90% of the limit and no cap, as only they pack
+   18x20; then the half-turn waste search; then the symmetric beam), and
    every LNS step below keeps the packing symmetric.
 2. Then, step after step, a window of the board is freed: every piece
    that covers a square of a rectangle of about ``k`` x ``k`` squares
@@ -64,7 +66,9 @@ RESTART = 0  # steps without a gain before the LNS starts again from nothing (0:
 BEAM_CAP = 0  # the symmetric beams' widths stop growing here, new seeds at this width instead (0: no cap)
 SCATTER = 0.0  # share of the steps that free the pieces next to holes all over the board (and under a target placement)
 SCATTER_FREE = 0.2  # ... at most this share of the pieces placed (holes dropped until it holds)
-HALF_TURN_WASTE = 0.5  # share of the half-turn search phase for the compiled waste search first (13x14: found in seconds)
+HALVES = 0.8  # share of the half-turn search phase for the two-colour halves first, where the puzzle halves (18x20)
+HALVES_SHARE = 0.9  # ... and then the search phase gets this share of the limit, with no SEARCH_MAX (only it packs 18x20)
+HALF_TURN_WASTE = 0.5  # share of the phase's time left for the compiled waste search next (13x14: found in seconds)
 HALF_TURN_RESTART = 6_000_000  # ... which starts again with the next seed's order every so many nodes
 
 
@@ -232,7 +236,8 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     ``stats`` (if given) is filled with what the LNS did; ``search_share``:
     the share of the limit the search engine gets first (default
     SEARCH_SHARE, QUARTER_SHARE with the quarter-turn symmetry, at most
-    SEARCH_MAX seconds; 0: the LNS starts at once from nothing); ``symmetric`` (default SYMMETRIC): True, search and
+    SEARCH_MAX seconds; HALVES_SHARE, with no cap, where the puzzle halves;
+    0: the LNS starts at once from nothing); ``symmetric`` (default SYMMETRIC): True, search and
     repair only packings with the puzzle's turn symmetry (the quarter turn
     with the colours shifted on square boards, else the half turn with
     opposite colours swapped; OptionError when it has neither); None
@@ -253,11 +258,13 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
             raise OptionError(f"{puzzle.name}: no turn symmetry to search: {symmetry_applies(puzzle)}; "
                               f"{_half_turn_reason(puzzle)}")
     quarter = symmetry is not None and symmetry_applies(puzzle) is None
-    share = (QUARTER_SHARE if quarter else SEARCH_SHARE) if search_share is None else search_share
+    halving = symmetry is not None and not quarter and HALVES > 0 and _halves(puzzle)
+    share = ((QUARTER_SHARE if quarter else HALVES_SHARE if halving else SEARCH_SHARE) if search_share is None
+             else search_share)
     if start is None and share <= 0:
         start = []
     if start is None:
-        budget = min(SEARCH_MAX, share * time_limit)
+        budget = share * time_limit if halving else min(SEARCH_MAX, share * time_limit)
         if symmetry is not None:
             first = _symmetric_search(puzzle, budget, seed, stop, progress)
         else:
@@ -277,6 +284,13 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
 
 
 SYMMETRIC: bool | None = None  # symmetric packings only: None (auto) where the puzzle has a turn symmetry
+
+
+def _halves(puzzle: Puzzle) -> bool:
+    """Whether the puzzle halves into two-colour halves (:mod:`solver.search.halves`)."""
+    from .search.halves import cuts
+
+    return not isinstance(cuts(puzzle), str)
 
 
 def _half_turn_reason(puzzle: Puzzle) -> str:
@@ -322,20 +336,23 @@ def _orbit_mask(mask: int, square_map: list[int]) -> int:
 
 def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
                       progress: ProgressCallback | None = None) -> SolveResult:
-    """The symmetric beam alone (quarter turn, else half turn; beams of
-    growing width) for ``budget`` seconds: a complete packing, or the
-    longest symmetric partial one."""
+    """The symmetric search for ``budget`` seconds: under the half turn the
+    compiled searches first (the two-colour halves where the puzzle halves,
+    then the half-turn waste search), then the symmetric beam (quarter
+    turn, else half turn; beams of growing width): a complete packing, or
+    the beam's longest symmetric partial one."""
     from .search.driver import beam_task
     from .search.halfturn import HalfTurnBeam
     from .search.symmetric import SymmetricBeam
 
     clock = Stopwatch(budget)
     quarter = symmetry_applies(puzzle) is None
-    waste_best: Solution = []
-    if not quarter and HALF_TURN_WASTE > 0:
-        found_waste, waste_best = _half_turn_waste(puzzle, HALF_TURN_WASTE * budget, seed, stop, progress)
-        if found_waste is not None:
-            return found_waste
+    compiled_best: tuple[Solution, str] = ([], "")
+    for search, share in ([] if quarter else _compiled_searches(puzzle, seed)):
+        found, partial = _compiled_phase(puzzle, search, share * clock.left(), stop, progress)
+        if found is not None:
+            return found
+        compiled_best = max(compiled_best, (partial, search.name), key=lambda b: len(b[0]))
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
     name = "symmetric beam" if quarter else "half-turn beam"
     found: list = []
@@ -354,43 +371,52 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
         return SolveResult(Status.OPTIMAL, "search", name, nodes=runner.nodes, placements=found[0][1],
                            interrupted=interrupted)
     best = list(runner.best)
-    if interrupted and len(waste_best) > len(best):  # stopped before the beam got as far: show the waste search's
-        best, name = waste_best, "half-turn waste search"
+    if interrupted and len(compiled_best[0]) > len(best):  # stopped before the beam got as far: show that one
+        best, name = compiled_best
     return SolveResult(Status.UNKNOWN, "search", name, nodes=runner.nodes, placements=best,
                        best_partial=bool(best), interrupted=interrupted)
 
 
-def _half_turn_waste(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
-                     progress: ProgressCallback | None = None) -> tuple[SolveResult | None, Solution]:
-    """The compiled waste-budget search over half-turn symmetric packings
-    (:mod:`solver.search.wastefast`, a new seed's order every
-    HALF_TURN_RESTART nodes) for ``budget`` seconds: (a packing (OPTIMAL)
-    or None, its best partial packing). The partials are shown when the
-    solve is stopped before the beam gets as far, never given to the LNS:
-    they fill the board row by row, the beam's grow from the corners."""
-    from .search.wastefast import CompiledWasteSearch
+def _compiled_searches(puzzle: Puzzle, seed: int) -> list[tuple[object, float]]:
+    """The compiled searches of the half-turn search phase, each with its
+    share of the phase's time left: the two-colour halves
+    (:mod:`solver.search.halves`) where the puzzle halves, then the
+    half-turn waste search (:mod:`solver.search.wastefast`, a new seed's
+    order every HALF_TURN_RESTART nodes), on the boards their tables take."""
+    from .search.halves import HalvesSearch
+    from .search.wastefast import CompiledWasteSearch, Restarts
 
-    clock = Stopwatch(budget)
+    out: list[tuple[object, float]] = []
     try:
-        search = CompiledWasteSearch(puzzle, seed=seed or None, symmetric=True)
+        if HALVES > 0 and _halves(puzzle):
+            out.append((HalvesSearch(puzzle, seed), HALVES))
+        if HALF_TURN_WASTE > 0:
+            waste = Restarts(lambda i: CompiledWasteSearch(puzzle, seed=(seed + i) or None, symmetric=True),
+                             HALF_TURN_RESTART)
+            waste.name = "half-turn waste search"
+            out.append((waste, HALF_TURN_WASTE))
     except ValueError:  # a board the compiled tables do not take
-        return None, []
-    total, reported, before = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0, 0
-    best: Solution = []
+        pass
+    return out
+
+
+def _compiled_phase(puzzle: Puzzle, search, budget: float, stop: threading.Event | None,
+                    progress: ProgressCallback | None = None) -> tuple[SolveResult | None, Solution]:
+    """Run a compiled search (restarted with new orders) for ``budget``
+    seconds: (a packing (OPTIMAL) or None, its best partial packing). The
+    partials are shown when the solve is stopped before the beam gets as
+    far, never given to the LNS: they fill the board row by row, the
+    beam's grow from the corners."""
+    clock = Stopwatch(budget)
+    total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
     while not search.finished and not clock.expired() and not (stop is not None and stop.is_set()):
         sol = search.step(200_000)
         if sol is not None:
-            return SolveResult(Status.OPTIMAL, "search", "half-turn waste search", nodes=before + search.nodes,
-                               placements=sol), sol
+            return SolveResult(Status.OPTIMAL, "search", search.name, nodes=search.nodes, placements=sol), sol
         if progress is not None and clock.elapsed - reported >= 1.0:
             reported = clock.elapsed
-            progress(Progress(clock.elapsed, before + search.nodes, f"{search.deepest}/{total} pieces, half-turn waste search"))
-        if search.nodes >= HALF_TURN_RESTART:  # a new order (the search below a deep start thrashes)
-            best = max(best, search.best_partial(), key=len)
-            before += search.nodes
-            seed += 1
-            search = CompiledWasteSearch(puzzle, seed=seed, symmetric=True)
-    return None, max(best, search.best_partial(), key=len)
+            progress(Progress(clock.elapsed, search.nodes, f"{search.deepest}/{total} pieces, {search.name}"))
+    return None, search.best_partial()
 
 
 class _Repair:

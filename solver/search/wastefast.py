@@ -6,7 +6,9 @@ pruning, at some 250x its node rate; a seed shuffles pieces of equal size
 and the colour order, for restarts. ``symmetric``: half-turn symmetric
 packings only (:func:`.halfturn.half_turn`), each placement with its
 image in the opposite colour: the mode that packed the two-colour
-frontier boards (benchmarks/RESULTS.md, issue 14).
+frontier boards (benchmarks/RESULTS.md, issue 14). ``symmetry``: the same
+for any symmetry of order two given as maps of squares and colours (the
+mirror of :mod:`.halves`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class CompiledWasteSearch:
     name = "compiled waste search"
 
     def __init__(self, puzzle: Puzzle, seed: int | None = None, chunk: int = 200_000,
-                 options: int = kernel.ONLY_ONE | kernel.FIT, spread: float = 0.0, symmetric: bool = False):
+                 options: int = kernel.ONLY_ONE | kernel.FIT, spread: float = 0.0, symmetric: bool = False,
+                 symmetry: tuple[list[int], dict[int, int]] | None = None):
         if puzzle.goal is not Goal.PLACE_ALL:
             raise ValueError(f"{puzzle.name}: the waste search packs place-all puzzles")
         problem = unsupported(puzzle.board)
@@ -57,7 +60,7 @@ class CompiledWasteSearch:
         listed = {i for c in self.colors for i in puzzle.pieces[c]}
         self._placement_lists(listed, rng)
         self.wit = np.full((n_col, len(tb.piece_size)), -1, dtype=np.int64)
-        self._half_turn(symmetric)
+        self._symmetry(self._half_turn() if symmetric else symmetry)
         self.budget = puzzle.spare_squares
         depth = sum(len(puzzle.pieces[c]) for c in self.colors) + max(self.budget, 0) + 2
         self._root_rows(depth, spread)
@@ -104,24 +107,30 @@ class CompiledWasteSearch:
             self.pfrom[k] = at + np.searchsorted(np.array(firsts, dtype=np.int64), np.arange(b.size + 1))
             at += len(run)
 
-    def _half_turn(self, symmetric: bool) -> None:
-        """The half turn's image of each placement and square and each
-        colour's partner (half-turn symmetric packings only; colours of
-        opposite corners swapped), or placeholders without ``symmetric``."""
-        puzzle, t = self.puzzle, self.puzzle.table
+    def _half_turn(self) -> tuple[list[int], dict[int, int]]:
+        found = half_turn(self.puzzle)
+        if isinstance(found, str):
+            raise ValueError(f"{self.puzzle.name}: no half-turn symmetry: {found}")
+        return half_turn_map(self.puzzle), found[1]
+
+    def _symmetry(self, symmetry: tuple[list[int], dict[int, int]] | None) -> None:
+        """Each placement's and square's image under ``symmetry`` (square
+        map, colour map: an involution whose image of a placement is a
+        placement of the same piece for the partner colour; -1 for one that
+        meets its own image), and each colour's partner; placeholders when
+        there is no symmetry."""
+        t = self.puzzle.table
         self.img_p = np.full(1, -1, dtype=np.int64)
         self.partner = np.full(len(self.colors), -1, dtype=np.int64)
         self.img_sq = np.zeros(1, dtype=np.int64)
-        if not symmetric:
+        if symmetry is None:
             return
-        found = half_turn(puzzle)
-        if isinstance(found, str):
-            raise ValueError(f"{puzzle.name}: no half-turn symmetry: {found}")
-        pmap, cmap = found
-        self.img_p = np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(pmap)],
+        square_map, cmap = symmetry
+        images = (t.find(square_map[s] for s in t.squares[p]) for p in range(len(t)))
+        self.img_p = np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(images)],
                               dtype=np.int64)
         self.partner = np.array([self.colors.index(cmap[c]) for c in self.colors], dtype=np.int64)
-        self.img_sq = np.array(half_turn_map(puzzle), dtype=np.int64)
+        self.img_sq = np.array(square_map, dtype=np.int64)
 
     def _root_rows(self, depth: int, spread: float) -> None:
         """Row 0 of the search stack (each colour's forbidden and occupied
@@ -233,3 +242,50 @@ def _joined(puzzle: Puzzle, c: int, mine: list[Placement]) -> list[tuple[int, Pl
                 group.add(p)
                 grown = True
     return [(c, p) for p in mine if p in group]
+
+
+class Restarts:
+    """A search started again with another order every ``every`` nodes
+    (below a deep start the search thrashes): run i is ``make(i)`` and
+    searches space ``i % spaces``; runs of one space differ in their order
+    only, so a run that ends has searched its space through, and
+    ``finished`` says every space has been. The interface of one search
+    (step, nodes, deepest, best_partial, finished); ``index`` is the
+    current run's i."""
+
+    def __init__(self, make, every: int, spaces: int = 1):
+        self.make, self.every, self.spaces = make, every, spaces
+        self.index = 0
+        self.run = make(0)
+        self.exhausted: set[int] = set()
+        self._nodes = self._deepest = 0  # of the runs before
+        self._best: Solution = []
+
+    @property
+    def finished(self) -> bool:
+        return len(self.exhausted) == self.spaces
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes + self.run.nodes
+
+    @property
+    def deepest(self) -> int:
+        return max(self._deepest, self.run.deepest)
+
+    def best_partial(self) -> Solution:
+        return max(self._best, self.run.best_partial(), key=len)
+
+    def step(self, max_nodes: int) -> Solution | None:
+        """As CompiledWasteSearch.step; the next run once this one has had
+        its nodes or has ended."""
+        sol = self.run.step(max_nodes)
+        if sol is None and not self.finished and (self.run.finished or self.run.nodes >= self.every):
+            if self.run.finished:
+                self.exhausted.add(self.index % self.spaces)
+            later = range(self.index + 1, self.index + 1 + self.spaces)
+            nxt = next((i for i in later if i % self.spaces not in self.exhausted), None)
+            if nxt is not None:  # (else every space is searched through: the last run stays)
+                self._best, self._nodes, self._deepest = self.best_partial(), self.nodes, self.deepest
+                self.index, self.run = nxt, self.make(nxt)
+        return sol
