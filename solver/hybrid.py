@@ -68,6 +68,7 @@ SCATTER = 0.0  # share of the steps that free the pieces next to holes all over 
 SCATTER_FREE = 0.2  # ... at most this share of the pieces placed (holes dropped until it holds)
 HALVES = 0.8  # share of the half-turn search phase for the two-colour halves first, where the puzzle halves (18x20)
 HALVES_SHARE = 0.9  # ... and then the search phase gets this share of the limit, with no SEARCH_MAX (only it packs 18x20)
+HALVES_LANES = 0  # ... searched on this many threads at once (0: one per core)
 HALF_TURN_WASTE = 0.5  # share of the phase's time left for the compiled waste search next (13x14: found in seconds)
 HALF_TURN_RESTART = 6_000_000  # ... which starts again with the next seed's order every so many nodes
 
@@ -348,11 +349,11 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
     clock = Stopwatch(budget)
     quarter = symmetry_applies(puzzle) is None
     compiled_best: tuple[Solution, str] = ([], "")
-    for search, share in ([] if quarter else _compiled_searches(puzzle, seed)):
-        found, partial = _compiled_phase(puzzle, search, share * clock.left(), stop, progress)
+    for lanes, share in ([] if quarter else _compiled_searches(puzzle, seed)):
+        found, partial = _compiled_phase(puzzle, lanes, share * clock.left(), stop, progress)
         if found is not None:
             return found
-        compiled_best = max(compiled_best, (partial, search.name), key=lambda b: len(b[0]))
+        compiled_best = max(compiled_best, (partial, lanes[0].name), key=lambda b: len(b[0]))
     runner = SymmetricBeam(puzzle) if quarter else HalfTurnBeam(puzzle)
     name = "symmetric beam" if quarter else "half-turn beam"
     found: list = []
@@ -377,46 +378,80 @@ def _symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.
                        best_partial=bool(best), interrupted=interrupted)
 
 
-def _compiled_searches(puzzle: Puzzle, seed: int) -> list[tuple[object, float]]:
+def _compiled_searches(puzzle: Puzzle, seed: int) -> list[tuple[list, float]]:
     """The compiled searches of the half-turn search phase, each with its
-    share of the phase's time left: the two-colour halves
-    (:mod:`solver.search.halves`) where the puzzle halves, then the
-    half-turn waste search (:mod:`solver.search.wastefast`, a new seed's
-    order every HALF_TURN_RESTART nodes), on the boards their tables take."""
+    share of the phase's time left and its lanes (searches run at once on
+    threads): the two-colour halves (:mod:`solver.search.halves`, a lane
+    per core) where the puzzle halves, then the half-turn waste search
+    (:mod:`solver.search.wastefast`, a new seed's order every
+    HALF_TURN_RESTART nodes), on the boards their tables take."""
     from .search.halves import HalvesSearch
     from .search.wastefast import CompiledWasteSearch, Restarts
 
-    out: list[tuple[object, float]] = []
+    out: list[tuple[list, float]] = []
     try:
         if HALVES > 0 and _halves(puzzle):
-            out.append((HalvesSearch(puzzle, seed), HALVES))
+            out.append(([HalvesSearch(puzzle, seed, lane=j) for j in range(HALVES_LANES or os.cpu_count() or 1)],
+                        HALVES))
         if HALF_TURN_WASTE > 0:
             waste = Restarts(lambda i: CompiledWasteSearch(puzzle, seed=(seed + i) or None, symmetric=True),
                              HALF_TURN_RESTART)
             waste.name = "half-turn waste search"
-            out.append((waste, HALF_TURN_WASTE))
+            out.append(([waste], HALF_TURN_WASTE))
     except ValueError:  # a board the compiled tables do not take
         pass
     return out
 
 
-def _compiled_phase(puzzle: Puzzle, search, budget: float, stop: threading.Event | None,
+def _compiled_phase(puzzle: Puzzle, lanes: list, budget: float, stop: threading.Event | None,
                     progress: ProgressCallback | None = None) -> tuple[SolveResult | None, Solution]:
-    """Run a compiled search (restarted with new orders) for ``budget``
-    seconds: (a packing (OPTIMAL) or None, its best partial packing). The
-    partials are shown when the solve is stopped before the beam gets as
-    far, never given to the LNS: they fill the board row by row, the
-    beam's grow from the corners."""
+    """Run the lanes of a compiled search (each restarted with new orders;
+    the first here, the others on threads of their own: the kernel runs
+    without the GIL) for ``budget`` seconds: (the first packing found
+    (OPTIMAL) or None, the best partial packing). The partials are shown
+    when the solve is stopped before the beam gets as far, never given to
+    the LNS: they fill the board row by row, the beam's grow from the
+    corners."""
     clock = Stopwatch(budget)
     total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
-    while not search.finished and not clock.expired() and not (stop is not None and stop.is_set()):
-        sol = search.step(200_000)
-        if sol is not None:
-            return SolveResult(Status.OPTIMAL, "search", search.name, nodes=search.nodes, placements=sol), sol
-        if progress is not None and clock.elapsed - reported >= 1.0:
-            reported = clock.elapsed
-            progress(Progress(clock.elapsed, search.nodes, f"{search.deepest}/{total} pieces, {search.name}"))
-    return None, search.best_partial()
+    done = threading.Event()
+    found: list[Solution] = []
+
+    def go_on(search) -> bool:
+        return (not search.finished and not done.is_set() and not clock.expired()
+                and not (stop is not None and stop.is_set()))
+
+    def run(search) -> None:
+        while go_on(search):
+            sol = search.step(200_000)
+            if sol is not None:
+                found.append(sol)
+                done.set()
+
+    threads = [threading.Thread(target=run, args=(search,), name="compiled-lane", daemon=True)
+               for search in lanes[1:]]
+    for t in threads:
+        t.start()
+    lead = lanes[0]
+    try:
+        while go_on(lead):
+            sol = lead.step(200_000)
+            if sol is not None:
+                found.append(sol)
+                done.set()
+            elif progress is not None and clock.elapsed - reported >= 1.0:
+                reported = clock.elapsed
+                deepest = max(search.deepest for search in lanes)
+                progress(Progress(clock.elapsed, sum(search.nodes for search in lanes),
+                                  f"{deepest}/{total} pieces, {lead.name}"))
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+    nodes = sum(search.nodes for search in lanes)
+    if found:
+        return SolveResult(Status.OPTIMAL, "search", lead.name, nodes=nodes, placements=found[0]), found[0]
+    return None, max((search.best_partial() for search in lanes), key=len)
 
 
 class _Repair:

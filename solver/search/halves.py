@@ -81,15 +81,16 @@ def _cut(puzzle: Puzzle, width: int, height: int, other: int, name: str) -> Cut:
 class HalvesSearch(Restarts):
     """Mirror-symmetric packings of the halves, run after run: run i takes
     the cuts in turn, for ``restart`` nodes each, with the order of seed
-    ``seed * 2**20 + i // len(cuts)`` (the standard order for 0; seeds far
-    apart, so that two seeds never share a run). ``step``
+    ``seed * 2**20 + lane * 2**16 + i // len(cuts)`` (the standard order
+    for 0; seeds and lanes far apart, so that no two share a run: lanes are
+    searches of one seed on several threads). ``step``
     and ``best_partial`` give whole-board packings (each complete one
     verified), ``deepest`` counts the whole board's pieces. ValueError
     when the puzzle does not halve (:func:`cuts` says why)."""
 
     name = "two-colour halves"
 
-    def __init__(self, puzzle: Puzzle, seed: int = 0, restart: int = RESTART):
+    def __init__(self, puzzle: Puzzle, seed: int = 0, restart: int = RESTART, lane: int = 0):
         found = cuts(puzzle)
         if isinstance(found, str):
             raise ValueError(f"{puzzle.name}: does not halve: {found}")
@@ -98,7 +99,7 @@ class HalvesSearch(Restarts):
 
         def make(i: int) -> _WholeRun:
             cut = found[i % n]
-            order = (seed << 20) + i // n
+            order = (seed << 20) + (lane << 16) + i // n
             return _WholeRun(puzzle, cut, CompiledWasteSearch(cut.half, seed=order or None, symmetry=cut.mirror))
 
         super().__init__(make, restart, spaces=n)

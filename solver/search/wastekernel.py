@@ -270,7 +270,7 @@ def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, em
     left[e, c] -= size[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (searches on several threads run at once)
 def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, stars, allow,
         starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
         forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
