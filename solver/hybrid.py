@@ -395,8 +395,7 @@ def _compiled_searches(puzzle: Puzzle, seed: int) -> list[tuple[list, float]]:
                         HALVES))
         if HALF_TURN_WASTE > 0:
             waste = Restarts(lambda i: CompiledWasteSearch(puzzle, seed=(seed + i) or None, symmetric=True),
-                             HALF_TURN_RESTART)
-            waste.name = "half-turn waste search"
+                             HALF_TURN_RESTART, name="half-turn waste search")
             out.append(([waste], HALF_TURN_WASTE))
     except ValueError:  # a board the compiled tables do not take
         pass

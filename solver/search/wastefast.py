@@ -253,8 +253,12 @@ class Restarts:
     (step, nodes, deepest, best_partial, finished); ``index`` is the
     current run's i."""
 
-    def __init__(self, make, every: int, spaces: int = 1):
+    name = "compiled waste search"
+
+    def __init__(self, make, every: int, spaces: int = 1, name: str | None = None):
         self.make, self.every, self.spaces = make, every, spaces
+        if name is not None:
+            self.name = name
         self.index = 0
         self.run = make(0)
         self.exhausted: set[int] = set()
