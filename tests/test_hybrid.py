@@ -184,11 +184,11 @@ def test_a_portfolio_of_seeds_keeps_the_best_run():
         solve(puzzle, "search", portfolio=2)
 
 
-def test_a_portfolio_of_more_runs_than_jobs_runs_them_all_in_turn(tmp_path, capsys):
-    path = tmp_path / "small.toml"
-    path.write_text(SMALL_TWO_COLOURS)
+def test_a_portfolio_of_more_runs_than_jobs_runs_them_all_in_turn(capsys):
+    # a puzzle no run packs in seconds (a complete packing would stop the runs not started)
+    path = PUZZLES / "frontier-2c-12x15.toml"
     code = main(["solve", str(path), "--engine", "hybrid", "--portfolio", "3", "--jobs", "2", "--workers", "1",
-                 "--time-limit", "2", "--json"])
+                 "--time-limit", "3", "--json"])
     captured = capsys.readouterr()
     obj = json.loads(captured.out)
     assert "portfolio: 3 runs on 2 workers" in captured.err

@@ -96,21 +96,24 @@ class HalvesSearch(Restarts):
             raise ValueError(f"{puzzle.name}: does not halve: {found}")
         self.cuts = found
         n = len(found)
+        turn = half_turn(puzzle)
 
         def make(i: int) -> _WholeRun:
             cut = found[i % n]
             order = (seed << 20) + (lane << 16) + i // n
-            return _WholeRun(puzzle, cut, CompiledWasteSearch(cut.half, seed=order or None, symmetry=cut.mirror))
+            search = CompiledWasteSearch(cut.half, seed=order or None, symmetry=cut.mirror)
+            return _WholeRun(puzzle, turn, cut, search)
 
         super().__init__(make, restart, spaces=n)
 
 
 class _WholeRun:
-    """One run on a half, seen on the whole board."""
+    """One run on a half, seen on the whole board (``turn``: the whole
+    board's half turn, :func:`.halfturn.half_turn`)."""
 
-    def __init__(self, puzzle: Puzzle, cut: Cut, search: CompiledWasteSearch):
+    def __init__(self, puzzle: Puzzle, turn: tuple, cut: Cut, search: CompiledWasteSearch):
         self.puzzle, self.cut, self.search = puzzle, cut, search
-        self.pmap, self.cmap = half_turn(puzzle)
+        self.pmap, self.cmap = turn
 
     @property
     def nodes(self) -> int:

@@ -14,13 +14,14 @@ mirror of :mod:`.halves`).
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Iterator
 
 import numpy as np
 
 from ..geometry import mask_of
 from ..pieces import PIECE_SIZES
-from ..placements import Placement
+from ..placements import Placement, PlacementTable
 from ..puzzle import Connect, Goal, Puzzle
 from ..verify import VerificationError, verify
 from . import wastekernel as kernel
@@ -126,9 +127,7 @@ class CompiledWasteSearch:
         if symmetry is None:
             return
         square_map, cmap = symmetry
-        images = (t.find(square_map[s] for s in t.squares[p]) for p in range(len(t)))
-        self.img_p = np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(images)],
-                              dtype=np.int64)
+        self.img_p = _placement_images(t, tuple(square_map))
         self.partner = np.array([self.colors.index(cmap[c]) for c in self.colors], dtype=np.int64)
         self.img_sq = np.array(square_map, dtype=np.int64)
 
@@ -221,6 +220,15 @@ class CompiledWasteSearch:
         while not self.finished:
             sol = self.step(self.chunk)
             yield sol
+
+
+@lru_cache(maxsize=8)
+def _placement_images(t: PlacementTable, square_map: tuple[int, ...]) -> np.ndarray:
+    """Each placement's image under a square map, -1 for one that meets
+    its image (computed once per table and map: restarts build searches
+    again and again)."""
+    images = (t.find(square_map[s] for s in t.squares[p]) for p in range(len(t)))
+    return np.array([-1 if q is None or t.mask[p] & t.mask[q] else q for p, q in enumerate(images)], dtype=np.int64)
 
 
 def _joined(puzzle: Puzzle, c: int, mine: list[Placement]) -> list[tuple[int, Placement]]:
