@@ -221,7 +221,7 @@ def test_out_of_time_gives_bounds_around_the_value(solve):
     """A deadline already passed: OutOfTime with bounds that hold the value."""
     end = random_game(7)
     pos = Position()
-    for m in end.history[: len(end.history) - 8]:
+    for m in end.history[: len(end.history) - 11]:  # more than the first node budget
         pos.push(m)
     exact = tk.two_player_value(pos.copy(), None)[0]
     with pytest.raises(TreeOutOfTime) as info:
@@ -289,6 +289,22 @@ def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch, fit):
     for pos, oracle in found:
         check(pos, oracle)
     for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=400):
+        check(pos, oracle, colors=(pos.to_move,))
+
+
+@pytest.mark.parametrize("reach", [tk.N_PIECES, 6], ids=["every-hand", "hands-of-6"])
+def test_reaches_by_chains_of_placements_keep_values_exact(monkeypatch, reach):
+    """Params.reach: reaches shrunk to chains of placements (so colours
+    settle earlier and solo searches get smaller regions), with the other
+    bounds of TWO_PLAYER_BOUNDS on, and for some hands only (a colour's
+    reach then changes kind down the tree)."""
+    params = tk.params
+    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, **tk.TWO_PLAYER_BOUNDS, "reach": reach}))
+    found = endgames(SMALL[0], 8, most=9, cap=1500, seed0=700)
+    found += endgames(Board.rectangle(8, 8, corners=True), 8, most=10, cap=1500, hand_pieces=6, seed0=700)
+    for pos, oracle in found:
+        check(pos, oracle)
+    for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=700):
         check(pos, oracle, colors=(pos.to_move,))
 
 

@@ -89,3 +89,38 @@ def king_fill(r, ri, t, ti, within, wi, notl, notr, width, nw, steps):
                 r[ri, w] = x
         if not grew:
             break
+
+
+@njit(cache=True, _nrt=False)
+def _sideways(r, ri, w, notl, notr, nw):
+    """Row r[ri]'s word w moved one column left and right (not kept itself)."""
+    x = r[ri, w]
+    out = ((x & notr[w]) << ONE) | ((x & notl[w]) >> ONE)
+    if w > 0:
+        out |= (r[ri, w - 1] & notr[w - 1]) >> U63
+    if w + 1 < nw:
+        out |= (r[ri, w + 1] & notl[w + 1]) << U63
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _vertical(r, ri, w, width, nw):
+    """Row r[ri]'s word w moved one row up and down (not kept itself)."""
+    sw = np.uint64(width)
+    x = r[ri, w]
+    out = (x << sw) | (x >> sw)
+    if w > 0:
+        out |= r[ri, w - 1] >> (U64 - sw)
+    if w + 1 < nw:
+        out |= r[ri, w + 1] << (U64 - sw)
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def diagonal_step(r, ri, t, ti, out, oi, notl, notr, width, nw):
+    """out[oi] = the squares touching row r[ri] at a corner (diagonal
+    neighbours, whether or not they are in it); t[ti] is scratch."""
+    for w in range(nw):
+        t[ti, w] = _sideways(r, ri, w, notl, notr, nw)
+    for w in range(nw):
+        out[oi, w] = _vertical(t, ti, w, width, nw)

@@ -27,7 +27,9 @@ cut-offs look the children up in the table before searching any of them.
 
 Settling: at each new position every colour's reach (squares its future
 pieces could cover: king steps from its attach squares through squares it
-may cover, as many as it has squares left) is compared with the others'.
+may cover, as many as it has squares left; with ``Params.reach``, only the
+squares of chains of placements inside that, a link per piece in hand,
+:func:`solver.search.treereach.piece_reach`) is compared with the others'.
 A colour whose reach meets nobody else's plays alone from then on: its
 final score is its solo optimum, found by a one-colour max search (alpha
 pruning, an optimistic bound from the room left, its own table memoised by
@@ -48,12 +50,12 @@ hand, where those searches are small. With ``Params.mover`` the colour to
 move gets one too (it may hold one piece more, having one fewer after its
 move), searched with the alpha that refutes the row's children: the solo
 memo then bounds its score after each of its moves, and a child that bound
-refutes is not made at all. :func:`solve_two_player` (so
-``blokus analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`:
-fit on, solo bounds on every ply for colours with at most 5 pieces in hand,
-6 for the colour to move (benchmarks/RESULTS.md, issue 11 third and fourth
-sessions); :func:`params` and
-:func:`two_player_params` keep them off.
+refutes is not made at all. :func:`solve_two_player` (so ``blokus
+analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`: fit
+on, solo bounds on every ply for colours with at most 5 pieces in hand, 6
+for the colour to move, reaches by chains of placements for every hand
+(benchmarks/RESULTS.md, issue 11 third, fourth and eighth sessions);
+:func:`params` and :func:`two_player_params` keep them off.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from ..pieces import MONOMINO
 from ..position import Move, Position
 from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
 from .gametree import OutOfTime as _TreeOutOfTime
+from .treereach import find_fit, piece_reach
 from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
 
 INF = 1000  # beyond any value (|value| <= 4 * 89)
@@ -126,7 +129,7 @@ class Stack(NamedTuple):
     stage: np.ndarray  # (D,) int64 FULL or NULL: how the current child is searched
     entry_nodes: np.ndarray  # (D,) int64 node count when the ply was entered
     killers: np.ndarray  # (D, 2) int64
-    scratch: np.ndarray  # (7, R) uint64 reaches of the four colours, then work rows
+    scratch: np.ndarray  # (9, R) uint64 reaches of the four colours, then work rows
     reach: np.ndarray  # (D, 4, R) uint64 the reaches found at row d ...
     reach_ok: np.ndarray  # (D,) int64 ... for these colours (0: the row's outlook did not run)
     made: np.ndarray  # (D,) int64 1 when row d + 1 holds the current move of row d
@@ -158,6 +161,7 @@ class Params(NamedTuple):
     tight_pieces: int  # tight bounds only for colours with at most this many pieces in hand (0: any)
     tight_ratio: int  # no more tight bound searches once their positions exceed this many times the tree's (0: no cap)
     mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
+    reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
 
 
 class Table(NamedTuple):
@@ -500,7 +504,7 @@ def _final(tb, st, sp, d):
 
 # -- settling: reaches and solo optima -------------------------------------------
 @njit(cache=True, _nrt=False)
-def _reach(tb, st, d, o):
+def _reach(tb, sp, st, d, o):
     """scratch[o] = colour o's reach at row d (see the module docstring)."""
     nw = tb.n_words
     sc = st.scratch
@@ -511,31 +515,10 @@ def _reach(tb, st, d, o):
     steps = _left(tb, st.hand[d, o], st.spare[d, o]) - 1
     if steps > 0:
         king_fill(sc, o, sc, 5, sc, 4, tb.not_left, tb.not_right, tb.width, nw, steps)
-
-
-@njit(cache=True, _nrt=False)
-def _find_fit(tb, sc, o, k):
-    """A placement of piece k inside row sc[o] (a reach), -1 if none: the
-    covering lists of each square of the row, with the neighbours outside
-    the row closed."""
-    nw = tb.n_words
-    for w in range(nw):
-        a = sc[o, w]
-        while a:
-            s = w * 64 + ctz(a)
-            a &= a - ONE
-            f = 0
-            for i in range(4):
-                n = tb.neighbour[s, i]
-                if n >= 0 and not (sc[o, n >> 6] >> np.uint64(n & 63)) & ONE:
-                    f |= 1 << i
-            i = (s * N_PIECES + k) * 16 + f
-            for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
-                x = tb.cover_word[j]
-                if not ((tb.cover_mask[j, 0] & ~sc[o, x]) | (tb.cover_mask[j, 1] & ~sc[o, x + 1])
-                        | (tb.cover_mask[j, 2] & ~sc[o, x + 2])):
-                    return tb.cover[j]
-    return -1
+    if sp.reach and popcount(np.uint64(st.hand[d, o])) + popcount(np.uint64(st.spare[d, o])) <= sp.reach:
+        for w in range(nw):
+            sc[5, w] = st.corners[d, o, w]
+        piece_reach(tb, sc, o, st.hand[d, o], st.spare[d, o], 6, 5, 7, 8, 4)
 
 
 @njit(cache=True, _nrt=False)
@@ -561,7 +544,7 @@ def _fits(tb, st, d, o):
                 st.witness[d, o, k] = p
                 fits |= np.int64(1) << k
                 continue
-        p = _find_fit(tb, sc, o, k)
+        p = find_fit(tb, sc, o, k)
         if p >= 0:
             st.witness[d, o, k] = p
             fits |= np.int64(1) << k
@@ -621,7 +604,7 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
         if st.hand[d, o] == 0 or not _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
             st.skip[d] |= bit  # never a move again
             continue
-        _reach(tb, st, d, o)
+        _reach(tb, sp, st, d, o)
         ctl[C_REACHES] += 1
         for w in range(nw):
             st.reach[d, o, w] = sc[o, w]
@@ -873,7 +856,7 @@ def _solo_fits(tb, so, e):
             so.witness[e, k] = p
             fits |= np.int64(1) << k
             continue
-        p = _find_fit(tb, r, 0, k)
+        p = find_fit(tb, r, 0, k)
         if p >= 0:
             so.witness[e, k] = p
             fits |= np.int64(1) << k
@@ -1370,7 +1353,7 @@ def _stack(tb: Tables) -> Stack:
     return Stack(z(D, 4, row, dtype=np.uint64), z(D, 4, row, dtype=np.uint64), z(D, 4), z(D, 4), z(D, 4), z(D, 4),
                  z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
                  z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
-                 np.full((D, 2), -1, dtype=np.int64), z(7, row, dtype=np.uint64),
+                 np.full((D, 2), -1, dtype=np.int64), z(9, row, dtype=np.uint64),
                  z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8), z(D, 4), z(D, 4, N_PIECES, dtype=np.int32),
                  z(D, 3), z(D, 4), z(D, 4, dtype=np.uint64), z(D))
 
@@ -1562,12 +1545,12 @@ def independent_engines(board, table_bits: int = 20, workers: int = 2) -> list[E
 
 def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
            solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: int = 0,
-           tight_pieces: int = 0, tight_ratio: int = 0, mover: int = -1) -> Params:
+           tight_pieces: int = 0, tight_ratio: int = 0, mover: int = -1, reach: int = 0) -> Params:
     """The parameters of a search from ``pos`` (see :class:`Params`)."""
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
                   etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit), tight_pieces,
-                  tight_ratio, mover)
+                  tight_ratio, mover, reach)
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
@@ -1593,8 +1576,10 @@ def _final_value(pos: Position, weight) -> int:
 # of benchmarks/endgame.py's seeded games and random_game(7) 12 before the
 # end; 16 before the end the same 3 of 10 proven in 30 CPU s; fourth
 # session, the mover's bound: sample-2p 9.9 -> 8.0 CPU s, a tie 12 and 16
-# before the end)
-TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1)
+# before the end; eighth session, reaches by chains of placements: 12 and 16
+# before the end 1.3-2x less CPU time to most proofs, 16/0 and 12/2 proven
+# in 30 CPU s on one thread where they were not)
+TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1, reach=N_PIECES)
 
 
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
