@@ -95,7 +95,7 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 
 def solve(method, pos, cap, guess):
-    bits, etc, tight, sbits, tb, fit, pieces, ratio, mover = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1
+    bits, etc, tight, sbits, tb, fit, pieces, ratio, mover, reach = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1, 0
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "b":
@@ -116,9 +116,11 @@ def solve(method, pos, cap, guess):
             ratio = int(o[1:])
         elif o[0] == "m":
             mover = int(o[1:])
+        elif o[0] == "x":
+            reach = int(o[1:] or 21)
     eng = tk.engine(pos.board, bits)
     p = tk.params(pos, WEIGHT, MAXIMISER, etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
-                  tight_pieces=pieces, tight_ratio=ratio, mover=mover)
+                  tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach)
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = tk._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo
