@@ -24,7 +24,8 @@ reach (Params.fit, third session; ``f2`` rechecked at every solo node too), ``pN
 ``tN`` only for colours with at most N pieces in hand, ``rN`` no more of
 them once their positions exceed N times the tree's, ``mN`` the colour
 to move bounded too with up to N more pieces than ``pN`` (fourth
-session). The
+session), ``xN`` reaches of hands of up to N pieces (``x``: every hand)
+by chains of placements (Params.reach, eighth session). The
 guess is the value of the greedy line (every colour plays its largest
 piece, the first listed), as benchmarks/endgame.py's plies_left.
 
