@@ -20,24 +20,36 @@ def find_fit(tb, sc, o, k):
     """A placement of piece k inside row sc[o] (a region), -1 if none: the
     covering lists of each square of the row, with the neighbours outside
     the row closed."""
-    nw = tb.n_words
-    for w in range(nw):
+    for w in range(tb.n_words):
         a = sc[o, w]
         while a:
             s = w * 64 + ctz(a)
             a &= a - ONE
-            f = 0
-            for i in range(4):
-                n = tb.neighbour[s, i]
-                if n >= 0 and not (sc[o, n >> 6] >> np.uint64(n & 63)) & ONE:
-                    f |= 1 << i
-            i = (s * N_PIECES + k) * 16 + f
+            i = (s * N_PIECES + k) * 16 + _closed(tb, sc, o, s)
             for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
-                x = tb.cover_word[j]
-                if not ((tb.cover_mask[j, 0] & ~sc[o, x]) | (tb.cover_mask[j, 1] & ~sc[o, x + 1])
-                        | (tb.cover_mask[j, 2] & ~sc[o, x + 2])):
+                if _inside(tb, sc, o, j):
                     return tb.cover[j]
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def _closed(tb, sc, r, s):
+    """Which edge neighbours of square s lie outside row sc[r] (4 bits, the
+    pattern of the covering lists)."""
+    f = 0
+    for i in range(4):
+        n = tb.neighbour[s, i]
+        if n >= 0 and not _in(sc[r], n):
+            f |= 1 << i
+    return f
+
+
+@njit(cache=True, _nrt=False)
+def _inside(tb, sc, r, j):
+    """Whether the placement of covering-list entry j lies inside row sc[r]."""
+    x = tb.cover_word[j]
+    return not ((tb.cover_mask[j, 0] & ~sc[r, x]) | (tb.cover_mask[j, 1] & ~sc[r, x + 1])
+                | (tb.cover_mask[j, 2] & ~sc[r, x + 2]))
 
 
 @njit(cache=True, _nrt=False)
@@ -97,20 +109,15 @@ def _links(tb, sc, pieces, within, seed, new, done):
         while a:
             s = w * 64 + ctz(a)
             a &= a - ONE
-            f = 0
-            for i in range(4):
-                n = tb.neighbour[s, i]
-                if n >= 0 and not _in(sc[within], n):
-                    f |= 1 << i
+            f = _closed(tb, sc, within, s)
             h = pieces
             while h:
                 k = ctz(np.uint64(h))
                 h &= h - 1
                 i = (s * N_PIECES + k) * 16 + f
                 for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
-                    x = tb.cover_word[j]
-                    if not ((tb.cover_mask[j, 0] & ~sc[within, x]) | (tb.cover_mask[j, 1] & ~sc[within, x + 1])
-                            | (tb.cover_mask[j, 2] & ~sc[within, x + 2])):
+                    if _inside(tb, sc, within, j):
+                        x = tb.cover_word[j]
                         sc[new, x] |= tb.cover_mask[j, 0]
                         sc[new, x + 1] |= tb.cover_mask[j, 1]
                         sc[new, x + 2] |= tb.cover_mask[j, 2]
