@@ -59,39 +59,6 @@ def count(a, i, nw):
 
 
 @njit(cache=True, _nrt=False)
-def king_fill(r, ri, t, ti, within, wi, notl, notr, width, nw, steps):
-    """Grow row r[ri] (the seed, assumed inside within[wi]) by up to
-    ``steps`` king steps inside within[wi], in place; t[ti] is scratch.
-    ``notl``/``notr``: the board minus its left/right column (1-D rows);
-    ``width`` < 64 is the board width (one row down is a shift by it)."""
-    sw = np.uint64(width)
-    back = U64 - sw
-    for _ in range(steps):
-        for w in range(nw):  # sideways: x | x << 1 | x >> 1, within the rows
-            x = r[ri, w]
-            row = x | ((x & notr[w]) << ONE) | ((x & notl[w]) >> ONE)
-            if w > 0:
-                row |= (r[ri, w - 1] & notr[w - 1]) >> U63
-            if w + 1 < nw:
-                row |= (r[ri, w + 1] & notl[w + 1]) << U63
-            t[ti, w] = row
-        grew = False
-        for w in range(nw):  # then one row up and down
-            row = t[ti, w]
-            x = row | (row << sw) | (row >> sw)
-            if w > 0:
-                x |= t[ti, w - 1] >> back
-            if w + 1 < nw:
-                x |= t[ti, w + 1] << back
-            x &= within[wi, w]
-            if x != r[ri, w]:
-                grew = True
-                r[ri, w] = x
-        if not grew:
-            break
-
-
-@njit(cache=True, _nrt=False)
 def _sideways(r, ri, w, notl, notr, nw):
     """Row r[ri]'s word w moved one column left and right (not kept itself)."""
     x = r[ri, w]
@@ -114,6 +81,25 @@ def _vertical(r, ri, w, width, nw):
     if w + 1 < nw:
         out |= r[ri, w + 1] << (U64 - sw)
     return out
+
+
+@njit(cache=True, _nrt=False)
+def king_fill(r, ri, t, ti, within, wi, notl, notr, width, nw, steps):
+    """Grow row r[ri] (the seed, assumed inside within[wi]) by up to
+    ``steps`` king steps inside within[wi], in place; t[ti] is scratch.
+    ``notl``/``notr``: the board minus its left/right column (1-D rows);
+    ``width`` < 64 is the board width (one row down is a shift by it)."""
+    for _ in range(steps):
+        for w in range(nw):  # sideways: x | x << 1 | x >> 1, within the rows
+            t[ti, w] = r[ri, w] | _sideways(r, ri, w, notl, notr, nw)
+        grew = False
+        for w in range(nw):  # then one row up and down
+            x = (t[ti, w] | _vertical(t, ti, w, width, nw)) & within[wi, w]
+            if x != r[ri, w]:
+                grew = True
+                r[ri, w] = x
+        if not grew:
+            break
 
 
 @njit(cache=True, _nrt=False)
