@@ -37,6 +37,7 @@ import csv
 import functools
 import io
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,15 +45,16 @@ from typing import Callable, NamedTuple
 
 from .endgame import (TABLE_BITS, TREES, ScoreOutlook, compiled_tree_applies, load_compiled_tree, reach,
                       solo_puzzle)
-from .errors import BlokusError, OptionError
+from .errors import BlokusError, OptionError, OutputError
 from .pieces import PIECES
 from .position import Move, Position
-from .render import DPI, PAINTS, check_output, write_file
+from .files import check_writable, make_folder, write_file
+from .render import DPI, PAINTS, check_output
 from .result import Progress, ProgressCallback, Stopwatch
 from .search.driver import best_value
 from .search.gametree import GameTree, OutOfTime
-from .sgf import GameRecord, SgfNode, SgfProperty, load_record, move_props, parse_sgf, read_record
-from .solving import check_time_limit, solve
+from .sgf import GameRecord, SgfNode, SgfProperty, load_record_text, move_props, parse_sgf, read_record
+from .solving import check_time_limit, ctrl_c_stops, solve
 
 BIG = 10**6  # beyond any score: an open end of a bound
 MAX_TABLE = 2_000_000  # transposition table entries kept across the walk (then it starts afresh)
@@ -124,6 +126,7 @@ class GameAnnotation:
     seconds: float = 0.0
     nodes: int = 0
     notes: list[str] = field(default_factory=list)
+    interrupted: bool = False  # stopped by Ctrl-C: the moves proven by then
 
     @property
     def two_player(self) -> bool:
@@ -161,6 +164,7 @@ class GameAnnotation:
             "final_scores": {pos.name(c): pos.score(c) for c in pos.variant.colors},
             "game_over": pos.game_over,
             "notes": self.notes,
+            "interrupted": self.interrupted,
             "moves": [_move_json(pos, n, self.two_player) for n in self.moves],
         }
 
@@ -224,7 +228,7 @@ class _PythonTree:
         side = self.side
 
         def outlook(p: Position) -> tuple[int, int]:
-            if deadline is not None and time.monotonic() > deadline:
+            if (deadline is not None and time.monotonic() > deadline) or side.stop.is_set():
                 raise OutOfTime
             return side.outlook(p)
 
@@ -260,7 +264,8 @@ class _CompiledTree:
         window = (max(alpha + 1, -inf), min(beta - 1, inf))
         self.engine.mem.history.fill(0)
         try:
-            out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh)
+            out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh,
+                                  stop=self.side.stop)
         except self.kernel.OutOfTime as e:
             self.side.nodes += e.nodes
             raise
@@ -273,13 +278,15 @@ class _Side:
     """One point of view: the colours in ``maximiser`` want ``evaluate`` of
     the final position high, the others low. One game tree (its
     transposition table) serves every position searched from this side,
-    so a position reuses what its successors' searches proved."""
+    so a position reuses what its successors' searches proved. ``stop``
+    (Ctrl-C) ends a search as its deadline does."""
 
     def __init__(self, maximiser: set[int], evaluate: Callable[[Position], int],
-                 outlook: Callable[[Position], tuple[int, int]]):
+                 outlook: Callable[[Position], tuple[int, int]], stop: threading.Event | None = None):
         self.maximiser = maximiser
         self.evaluate = evaluate
         self.outlook = outlook  # position -> proven (lo, hi) of the value
+        self.stop = stop or threading.Event()
         self.nodes = 0
         self.tree: _PythonTree | _CompiledTree = _PythonTree(self)
 
@@ -348,10 +355,12 @@ class _Sides:
     score outlook (its solo searches are memoised). ``board``: search with
     the compiled engine on this board (None: the Python reference tree)."""
 
-    def __init__(self, two_player: bool, outlook_limit: float, solo: bool = True, board=None):
+    def __init__(self, two_player: bool, outlook_limit: float, solo: bool = True, board=None,
+                 stop: threading.Event | None = None):
         self.two_player = two_player
         self.score_outlook = ScoreOutlook(outlook_limit) if solo else _plain_outlook
         self.board = board
+        self.stop = stop
         self.sides: dict[int, _Side] = {}
 
     def __call__(self, color: int) -> _Side:
@@ -369,8 +378,8 @@ class _Sides:
                 (l0, h0), (l1, h1), (l2, h2), (l3, h3) = look(p)
                 return l0 + l2 - h1 - h3, h0 + h2 - l1 - l3
 
-            return _Side({0, 2}, _seat_difference, seat_bounds)
-        return _Side({color}, lambda p: p.score(color), lambda p: look(p)[color])
+            return _Side({0, 2}, _seat_difference, seat_bounds, self.stop)
+        return _Side({color}, lambda p: p.score(color), lambda p: look(p)[color], self.stop)
 
     def _compiled_tree(self, side: _Side, color: int) -> _CompiledTree:
         from .search.treekernel import guaranteed_params, two_player_params
@@ -404,8 +413,9 @@ class _Walk:
     """The backwards walk over one game (see the module docstring)."""
 
     def __init__(self, record: GameRecord, time_limit: float, from_move: int | None,
-                 progress: ProgressCallback | None, tree: str):
+                 progress: ProgressCallback | None, tree: str, stop: threading.Event):
         self.record = record
+        self.stop = stop
         self.positions, self.first_possible = main_line(record)
         self.total = record.move_count
         self.from_move = from_move
@@ -414,7 +424,7 @@ class _Walk:
         start = self.positions[0]
         compiled = tree == "compiled" and compiled_tree_applies(start)
         self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo,
-                            start.board if compiled else None)
+                            start.board if compiled else None, stop)
         if compiled and len(self.positions) > 1:  # before the time limit starts
             if progress is not None:
                 progress(Progress(0.0, 0, "annotate: loading the compiled game tree"))
@@ -453,7 +463,7 @@ class _Walk:
         return self.values[key]
 
     def _time(self) -> bool:
-        return time.monotonic() < self.walk_deadline
+        return time.monotonic() < self.walk_deadline and not self.stop.is_set()
 
     def first_move(self) -> int:
         if self.from_move is None:
@@ -465,10 +475,22 @@ class _Walk:
         return max(self.from_move, self.first_possible)
 
     def run(self) -> list[MoveNote]:
+        """The notes of the moves from the first one asked for (or as far
+        back as the time allows) to the end. Ctrl-C (``stop``) ends the
+        walk with the moves analysed so far; the one it interrupted is
+        kept only if its value was proven all the same."""
         notes: list[MoveNote] = []
         stop = self.first_move()
         for k in range(self.total, stop - 1, -1):
             note = self.note(k)
+            if self.stop.is_set():
+                if note.before.exact:
+                    notes.append(note)
+                else:
+                    k += 1
+                if k > stop:
+                    self.notes.append(f"interrupted (Ctrl-C): moves before {k} are not analysed")
+                break
             notes.append(note)
             self.report(k, stop, len(notes))
             if self.from_move is None and not note.before.exact:
@@ -534,13 +556,16 @@ def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None
     check_time_limit(time_limit)
     if tree not in TREES:
         raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
-    walk = _Walk(record, time_limit, from_move, progress, tree)
-    notes = walk.run()
-    _finish(walk, notes)
+    with ctrl_c_stops() as stop:
+        walk = _Walk(record, time_limit, from_move, progress, tree, stop)
+        notes = walk.run()
+        if not stop.is_set():
+            _finish(walk, notes)
     ann = GameAnnotation(source or record.source, record, walk.at(walk.total), notes,
-                         walk.clock.elapsed, walk.sides.nodes, walk.notes)
+                         walk.clock.elapsed, walk.sides.nodes, walk.notes, interrupted=stop.is_set())
     if notes and not all(n.before.exact for n in notes):
-        ann.notes.append("some values are only proven bounds: the time limit ran out")
+        why = "the analysis was interrupted" if ann.interrupted else "the time limit ran out"
+        ann.notes.append(f"some values are only proven bounds: {why}")
     return ann
 
 
@@ -809,7 +834,10 @@ def annotated_sgf(text: str, ann: GameAnnotation) -> str:
     out = []
     for tree in trees:
         out += _write_tree(tree)
-    return "\n".join(out) + "\n"
+    # the file's own byte order mark and line ends, as it had them
+    newline = "\r\n" if "\r\n" in text else "\n"
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    return bom + ("\n".join(out) + "\n").replace("\n", newline)
 
 
 # -- the plot ---------------------------------------------------------------------------
@@ -959,10 +987,8 @@ class GameOutput:
 
 
 def read_game(path: str) -> tuple[str, GameRecord]:
-    """The text of a record file and the record read from it."""
-    record = load_record(path)  # checks size and encoding, names the file in errors
-    with open(path, encoding="utf-8-sig") as f:
-        return f.read(), record
+    """The text of a record file (as it is) and the record read from it."""
+    return load_record_text(path)
 
 
 def annotate_game(item: tuple[str, str], options: AnnotateOptions) -> GameOutput:
@@ -984,7 +1010,8 @@ class BatchReport:
     annotated: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # annotated by an earlier run
     failed: dict[str, str] = field(default_factory=dict)  # game -> error
-    summary: str = ""
+    summary: str = ""  # the path of summary.csv, once written
+    summary_error: str | None = None  # why summary.csv could not be written
 
 
 def game_files(paths: list[str]) -> list[str]:
@@ -994,8 +1021,8 @@ def game_files(paths: list[str]) -> list[str]:
     files: list[str] = []
     for p in paths:
         path = Path(p)
-        if path.is_dir():
-            found = sorted(str(f) for f in path.glob("*.blksgf") if f.is_file())
+        if path.is_dir():  # every match: one that is not a file (a folder, a device) fails with a message
+            found = sorted(str(f) for f in path.glob("*.blksgf"))
             if not found:
                 raise OptionError(f"{p}: no .blksgf files in this folder")
             files += found
@@ -1019,12 +1046,23 @@ def _outputs(out_dir, game: str) -> dict[str, "object"]:
 
 def _write_outputs(out_dir, game: str, result: GameOutput) -> None:
     """Write one game's files, each atomically; the JSON last, as the mark
-    that the game is done (a rerun skips it)."""
+    that the game is done (a rerun skips it). When one cannot be written
+    (a full disk), those written before it are removed again, so the
+    folder holds a game's outputs whole or not at all; OutputError."""
     paths = _outputs(out_dir, game)
-    write_file(paths["blksgf"], result.sgf.encode("utf-8"))
+    files = [(paths["blksgf"], result.sgf.encode("utf-8"))]
     if result.plot is not None:
-        write_file(paths["png"], result.plot)
-    write_file(paths["json"], (json.dumps(result.json, indent=2) + "\n").encode("utf-8"))
+        files.append((paths["png"], result.plot))
+    files.append((paths["json"], (json.dumps(result.json, indent=2) + "\n").encode("utf-8")))
+    written = []
+    try:
+        for path, data in files:
+            write_file(path, data)
+            written.append(path)
+    except OutputError:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
 
 
 def _summary_row(out_dir, game: str, error: str | None) -> dict:
@@ -1033,10 +1071,14 @@ def _summary_row(out_dir, game: str, error: str | None) -> dict:
     if error is not None:
         row["error"] = error
         return row
-    with open(_outputs(out_dir, game)["json"], encoding="utf-8") as f:
-        obj = json.load(f)
-    row.update(moves_analysed=obj["moves_analysed"], first_proven_move=obj["first_proven_move"] or "",
-               mistakes=obj["mistakes"], seconds=obj["seconds"])
+    path = _outputs(out_dir, game)["json"]
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f)
+        row.update(moves_analysed=obj["moves_analysed"], first_proven_move=obj["first_proven_move"] or "",
+                   mistakes=obj["mistakes"], seconds=obj["seconds"])
+    except (OSError, ValueError, KeyError, TypeError) as e:  # a result file edited or damaged since
+        row["error"] = f"{path}: cannot read the result: {getattr(e, 'strerror', None) or e}"
     return row
 
 
@@ -1105,7 +1147,8 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
     from .distributed import run_serial, run_tasks
 
     files = game_files(paths)
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
+    check_writable(Path(out_dir) / "summary.csv")
     report = BatchReport(files)
     inputs = _batch_inputs(files, out_dir, force, report)
     if options.from_move is not None:
@@ -1117,11 +1160,16 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
         outcomes = run_tasks(task, inputs, workers=min(workers, max(1, len(inputs))), scheduler=scheduler)
     clock = Stopwatch()
     for outcome in outcomes:
+        error = outcome.error
         if outcome.ok:
-            _write_outputs(out_dir, outcome.name, outcome.value)
-            report.annotated.append(outcome.name)
-        else:
-            report.failed[outcome.name] = outcome.error
+            try:
+                _write_outputs(out_dir, outcome.name, outcome.value)
+            except OutputError as e:  # the other games go on, and may still find room
+                error = str(e)
+            else:
+                report.annotated.append(outcome.name)
+        if error is not None:
+            report.failed[outcome.name] = error
         if on_outcome is not None:
             on_outcome(outcome)
         if progress is not None:
@@ -1129,5 +1177,8 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
             bar = "#" * round(20 * done / max(1, len(files)))
             progress(Progress(clock.elapsed, 0, f"annotate [{bar:<20}] {done}/{len(files)} games, "
                                                 f"{len(report.failed)} failed"))
-    report.summary = write_summary(out_dir, report)
+    try:
+        report.summary = write_summary(out_dir, report)
+    except OutputError as e:
+        report.summary_error = str(e)
     return report

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import BlokusError, OptionError
+from .errors import BlokusError, OptionError, OutputError
 from .geometry import COLORS, NUM_COLORS
 from .pieces import PIECES
 from .result import Progress, Status, Stopwatch
@@ -241,6 +241,13 @@ def _add_render(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        return _run(args)
+    finally:
+        _print_notices()
+
+
+def _run(args) -> int:
+    try:
         return args.run(args)
     except BlokusError as e:
         print(f"blokus: error: {e}", file=sys.stderr)
@@ -253,6 +260,18 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as e:  # the machine's fault, not the program's: say what, not a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"blokus: error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _print_notices() -> None:
+    """What the kernel caches worked around (compiled again, could not
+    save), on stderr, once each: a slow run says why."""
+    jit = sys.modules.get("solver.search.jit")
+    for text in jit.take_notices() if jit is not None else ():
+        print(f"blokus: note: {text}", file=sys.stderr)
 
 
 def _emit_json(obj) -> None:
@@ -417,21 +436,22 @@ def cmd_solve(args) -> int:
                        jobs=args.jobs, search_share=args.search_share)
     finally:
         printer.done()
+    failed = []
     if args.render and result.placements:
         from .render import render_solution
 
         what = f" (best partial, {_placed_text(puzzle, result)})" if result.best_partial else ""
-        render_solution(puzzle, result.order, args.render, numbers=True,
-                        title=f"{puzzle.name}: {result.status.value}{what}")
+        _write_output(failed, lambda: render_solution(puzzle, result.order, args.render, numbers=True,
+                                                      title=f"{puzzle.name}: {result.status.value}{what}"))
     code = EXIT_INTERRUPTED if result.interrupted else _EXIT_BY_STATUS[result.status]
     if result.disagreement:
         code = EXIT_DISAGREE
         print(f"blokus: error: the engines disagree: {result.disagreement}", file=sys.stderr)
     if args.json:
-        _emit_json(_solve_json(args, puzzle, result))
+        _emit_json(_solve_json(args, puzzle, result, failed))
     else:
-        _print_solve(args, puzzle, result)
-    return code
+        _print_solve(args, puzzle, result, failed)
+    return _report_failed(failed, code)
 
 
 def _check_file(puzzle, path: str) -> int:
@@ -445,7 +465,27 @@ def _check_file(puzzle, path: str) -> int:
     return EXIT_OK if checked.complete else EXIT_UNKNOWN
 
 
-def _solve_json(args, puzzle, result) -> dict:
+def _write_output(failed: list[str], write) -> bool:
+    """Write one output; a failure (a full disk, say) is kept in ``failed``
+    to be reported after the answer, which is printed all the same.
+    Whether it was written."""
+    try:
+        write()
+    except OutputError as e:
+        failed.append(str(e))
+        return False
+    return True
+
+
+def _report_failed(failed: list[str], code: int) -> int:
+    """Report the outputs that could not be written (after the answer);
+    then the exit code is an error's."""
+    for message in failed:
+        print(f"blokus: error: {message}", file=sys.stderr)
+    return EXIT_ERROR if failed else code
+
+
+def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
     t = puzzle.table
     obj = {
         "puzzle": puzzle.name,
@@ -473,11 +513,13 @@ def _solve_json(args, puzzle, result) -> dict:
         obj["agree"] = result.disagreement is None
         obj["disagreement"] = result.disagreement
     if args.render:
-        obj["image"] = args.render if result.placements else None
+        obj["image"] = args.render if result.placements and not failed else None
+        if failed:
+            obj["image_error"] = failed[0]
     return obj
 
 
-def _print_solve(args, puzzle, result) -> None:
+def _print_solve(args, puzzle, result, failed: list[str]) -> None:
     from .text import board_picture, owner_letters
 
     t = puzzle.table
@@ -518,7 +560,10 @@ def _print_solve(args, puzzle, result) -> None:
             print(f"  {i:3}. {puzzle.color_name(c):<6} {PIECES[t.piece[p]].name:<3} {t.name(p)}")
     if args.render:
         print()
-        print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
+        if failed:
+            print("Image: none (it could not be written, see the error below)")
+        else:
+            print(f"Image: {args.render}" if result.placements else "Image: none (no solution to draw)")
 
 
 def _left(puzzle, result, c: int) -> list[int]:
@@ -550,13 +595,14 @@ def cmd_analyze(args) -> int:
         printer.done()
     seconds = clock.elapsed
     n = args.move if args.move is not None else record.move_count
+    failed: list[str] = []
     if args.render:
-        _render_analysis(args, pos, a, n, record.move_count)
+        _write_output(failed, lambda: _render_analysis(args, pos, a, n, record.move_count))
     if args.json:
-        _emit_json(_analysis_json(args, record, pos, a, n, seconds))
+        _emit_json(_analysis_json(args, record, pos, a, n, seconds, failed))
     else:
-        _print_analysis(args, record, pos, a, n, seconds)
-    return EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_OK
+        _print_analysis(args, record, pos, a, n, seconds, failed)
+    return _report_failed(failed, EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_OK)
 
 
 def _render_analysis(args, pos, a, n: int, total: int) -> None:
@@ -570,7 +616,7 @@ def _render_analysis(args, pos, a, n: int, total: int) -> None:
                     highlights=marks, note=note)
 
 
-def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
+def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[str]) -> dict:
     t = pos.table
     best_move = None if a.best_move is None else _placement_json(t, pos.name(a.best_move.color), a.best_move.placement)
     obj = {
@@ -609,7 +655,9 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float) -> dict:
         "positions_per_second": None if a.positions_per_second is None else round(a.positions_per_second),
     }
     if args.render:
-        obj["image"] = args.render
+        obj["image"] = None if failed else args.render
+        if failed:
+            obj["image_error"] = failed[0]
     return obj
 
 
@@ -622,7 +670,7 @@ def _tree_text(a) -> str:
     return f"{reach}, {a.nodes:,} positions in {a.seconds:.2f} s{speed}"
 
 
-def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
+def _print_analysis(args, record, pos, a, n: int, seconds: float, failed: list[str]) -> None:
     t = pos.table
     to_move = pos.name(pos.to_move) if pos.to_move is not None else "nobody (game over)"
     v = pos.variant
@@ -662,7 +710,7 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float) -> None:
             print(f"  {pos.name(r.color):<6} {moves}")
     if args.render:
         print()
-        print(f"Image: {args.render}")
+        print("Image: none (it could not be written, see the error below)" if failed else f"Image: {args.render}")
     print(f"\nTime: {seconds:.2f} s")
 
 
@@ -690,7 +738,8 @@ def cmd_annotate(args) -> int:
     import os
 
     from . import annotate as an
-    from .render import check_output, write_file
+    from .files import check_writable, write_file
+    from .render import check_output
 
     batch = args.out_dir is not None or len(args.games) > 1 or Path(args.games[0]).is_dir()
     one_game = [o for o, v in (("-o", args.output), ("--plot", args.plot), ("--json", args.json)) if v]
@@ -713,36 +762,43 @@ def cmd_annotate(args) -> int:
             printer.done()
         for game, error in report.failed.items():
             print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
+        if report.summary_error:
+            print(f"blokus: error: {report.summary_error}", file=sys.stderr)
+        summary = report.summary or "not written (see the error above)"
         print(f"{len(report.annotated)} annotated, {len(report.skipped)} already done, {len(report.failed)} failed "
-              f"of {len(report.games)} games; summary: {report.summary}")
-        return EXIT_ERROR if report.failed else EXIT_OK
+              f"of {len(report.games)} games; summary: {summary}")
+        return EXIT_ERROR if report.failed or report.summary_error else EXIT_OK
     text, record = an.read_game(args.games[0])
     if args.plot:
         check_output(args.plot, ("png", "svg"))  # fail before the work
-    if args.output and not Path(args.output).resolve().parent.is_dir():
-        raise OptionError(f"{args.output}: cannot write: its folder does not exist")
+    if args.output:
+        check_writable(args.output)
     try:
         ann = an.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
     finally:
         printer.done()
+    failed: list[str] = []
+    outputs = []  # (what, path, written)
     if args.output:
-        write_file(args.output, an.annotated_sgf(text, ann).encode("utf-8"))
+        outputs.append(("Annotated record", args.output, _write_output(
+            failed, lambda: write_file(args.output, an.annotated_sgf(text, ann).encode("utf-8")))))
     if args.plot:
-        an.plot_annotation(ann, args.plot)
+        outputs.append(("Plot", args.plot, _write_output(failed, lambda: an.plot_annotation(ann, args.plot))))
+    code = EXIT_INTERRUPTED if ann.interrupted else EXIT_OK
     if args.json:
         _emit_json(ann.to_json())
-        return EXIT_OK
+        return _report_failed(failed, code)
     print(an.text_report(ann))
-    for what, path in (("Annotated record", args.output), ("Plot", args.plot)):
-        if path:
-            print(f"{what}: {path}")
-    return EXIT_OK
+    for what, path, written in outputs:
+        print(f"{what}: {path}" if written else f"{what}: not written (see the error below)")
+    return _report_failed(failed, code)
 
 
 # -- render ---------------------------------------------------------------------
 
 def cmd_render(args) -> int:
     from . import render
+    from .files import make_folder
 
     name = Path(args.file).name
     out = args.output or str(Path("output") / (Path(args.file).stem + (".gif" if args.animate else ".png")))
@@ -756,7 +812,10 @@ def cmd_render(args) -> int:
     else:
         record, pos = _load_position(args)
     if args.output is None:
-        Path(out).parent.mkdir(exist_ok=True)
+        try:
+            make_folder(Path(out).parent, "folder for images")
+        except OutputError as e:
+            raise OutputError(f"{e} (give the image's path with -o PATH)") from None
     render.check_output(out, ("gif",) if args.animate else render.FORMATS)  # before drawing
     if is_puzzle:
         render.render_solution(puzzle, (), out, size_px=args.size)

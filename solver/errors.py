@@ -31,3 +31,8 @@ class OptionError(BlokusError, ValueError):
 
 class BoardError(BlokusError, ValueError):
     """A board that cannot be made: empty, too large, or squares off it."""
+
+
+class OutputError(BlokusError):
+    """An output file or folder that cannot be written (full disk, read-only
+    folder, a file where a folder should be)."""

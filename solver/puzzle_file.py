@@ -74,6 +74,7 @@ import tomllib
 from pathlib import Path
 
 from .errors import NotationError, PuzzleError
+from .files import read_input
 from .geometry import NUM_COLORS, TRIANGLE, Board, board_size_problem, squares_of
 from .pieces import PIECES, is_monomino, normalise, piece_by_name, piece_names, piece_of_shape
 from .placements import placement_table
@@ -275,11 +276,7 @@ class _Source:
 def load_puzzle(path) -> Puzzle:
     """Read a puzzle file (UTF-8 TOML; a byte order mark is allowed): at
     most :data:`MAX_FILE_SIZE` bytes, so even an endless file is refused."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_SIZE + 1)
-    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
-        raise PuzzleError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    raw = read_input(path, MAX_FILE_SIZE, PuzzleError)
     if len(raw) > MAX_FILE_SIZE:
         raise _too_long(str(path), raw[:MAX_FILE_SIZE].count(b"\n") + 1, "bytes")
     try:
@@ -295,10 +292,16 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     if len(text) > MAX_FILE_SIZE:
         raise _too_long(source, text.count("\n", 0, MAX_FILE_SIZE) + 1, "characters")
     text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
+    if _GAME_RECORD_START.match(text):
+        raise PuzzleError(f"{source}:1: this is not a puzzle file; it looks like a game record (.blksgf), "
+                          "which 'blokus show', 'analyze', 'annotate' and 'render' read")
     src = _Source(text, source)
     if src.too_deep is not None:  # before tomllib, which would recurse or take hours
         raise src.error(*src.too_deep)
     return _Parser(_toml(text, src), src).puzzle()
+
+
+_GAME_RECORD_START = re.compile(r"\s*\(\s*;")  # SGF: '(;' opens a game tree
 
 
 def _too_long(source: str, line: int, unit: str) -> PuzzleError:

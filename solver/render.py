@@ -40,7 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence, Union
 
-from .errors import BlokusError
+from . import files
+from .errors import OutputError
+from .files import check_writable
 from .geometry import COLORS, NUM_COLORS, TRIANGLE, Board, column_name
 from .placements import Placement, placement_table
 from .position import Position
@@ -83,7 +85,7 @@ Highlight = tuple[Union[int, str], Union[Placement, str, Iterable[int]]]
 such as ``"a20,b20,b19"``, or square indices)."""
 
 
-class RenderError(BlokusError, ValueError):
+class RenderError(OutputError, ValueError):
     """An image cannot be written (unknown format, unwritable path)."""
 
 
@@ -592,32 +594,18 @@ def image_format(path: str | os.PathLike, allowed: Sequence[str] = FORMATS) -> s
 
 
 def check_output(path: str | os.PathLike, allowed: Sequence[str] = FORMATS) -> str:
-    """Check an output path before any work: known suffix and an existing
-    folder. Returns the format."""
+    """Check an output path before any work: a known suffix, an existing
+    folder that takes a new file. Returns the format."""
     if Path(path).is_dir():
         raise RenderError(f"{path}: cannot write: it is a folder")
     fmt = image_format(path, allowed)
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise RenderError(f"{path}: cannot write: folder {str(parent)!r} does not exist")
+    check_writable(path, RenderError)
     return fmt
 
 
 def write_file(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` all or nothing (a temporary file, then a rename)."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise RenderError(f"{path}: cannot write: folder {str(path.parent)!r} does not exist")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise RenderError(f"{path}: cannot write: {e.strerror or e}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    """Write an image all or nothing (see :func:`solver.files.write_file`)."""
+    files.write_file(path, data, RenderError)
 
 
 def _rgb_image(fig):
@@ -674,7 +662,7 @@ def render_solution(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]] 
 
 def replay(position: Position) -> list[Position]:
     """The positions from the initial set-up to ``position``, one per move."""
-    pos = Position(position.board)
+    pos = Position(position.variant)
     setup = {c: list(ps) for c, ps in enumerate(position.initial_setup) if ps}
     if setup:
         pos.setup(setup, position.initial_to_move)

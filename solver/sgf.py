@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import IllegalMoveError, NotationError, RecordError
-from .geometry import NUM_COLORS
+from .files import read_input
+from .geometry import NUM_COLORS, TRIANGLE
 from .position import Position
 from .variants import CLASSIC, CLASSIC_2, VARIANTS, Variant, variant_by_game
 
@@ -27,6 +28,8 @@ MOVE_PROPS_4 = {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2
 MOVE_PROPS_3 = {"1": 0, "2": 1, "3": 2, "BLUE": 0, "YELLOW": 1, "RED": 2}
 MOVE_PROPS_2 = {"B": 0, "W": 1, "1": 0, "2": 1, "BLUE": 0, "GREEN": 1}
 SETUP_PROPS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3, "AB": 0, "AW": 1}
+# Identifiers that are moves in some game: a colour number, a colour name, B or W.
+_MOVE_LIKE = re.compile(r"[0-9]+|BLUE|YELLOW|RED|GREEN|B|W")
 APPLICATION = "blokus-solver"
 # Limits that keep a hostile file from costing much more than its size: the
 # size of a record (real ones take a few KB, Pentobi's opening books up to
@@ -374,7 +377,13 @@ def _move_prop(node: SgfNode, source: str, props: dict[str, int]) -> SgfProperty
 def read_record(text: str, source: str = "<text>") -> GameRecord:
     """Read the first game of an SGF text as a Blokus record (main line).
     Side variations and further games are checked for syntax, not kept."""
-    root = _Parser(text, source, main_only=True).collection()[0]
+    try:
+        root = _Parser(text, source, main_only=True).collection()[0]
+    except RecordError as e:
+        if _looks_like_toml(text):
+            raise RecordError(f"{e}: this is not a game record; it looks like a puzzle file (TOML), "
+                              "which 'blokus solve' reads") from None
+        raise
     gm = root.get("GM")
     if gm is None:
         raise RecordError(f"{source}:{root.line}:{root.col}: the root node has no GM property")
@@ -391,30 +400,80 @@ def read_record(text: str, source: str = "<text>") -> GameRecord:
     props = move_props(variant)
     for node in nodes:
         _move_prop(node, source, props)  # reject nodes with two moves early
-        if len(variant.colors) > 2:
-            for bad in ("B", "W", "AB", "AW"):
-                prop = node.get(bad)
-                if prop:
-                    raise RecordError(f"{source}:{prop.line}:{prop.col}: property {bad} is not used in "
-                                      f"GM[{variant.game}] (colours are 1..{len(variant.colors)})")
+        _check_colors(node, variant, source)
+    _check_board_size(root, variant, source)
     return GameRecord(variant, nodes, source)
+
+
+def _colors_text(variant: Variant) -> str:
+    n = len(variant.colors)
+    return "colours are B and W, or 1 and 2" if n == 2 else f"colours are 1..{n}"
+
+
+def _check_colors(node: SgfNode, variant: Variant, source: str) -> None:
+    """Refuse a move or set-up property of a colour the game does not have
+    (``3[...]`` in Duo, ``5[...]`` or ``B[...]`` in a four-colour game):
+    skipping it would replay the rest of the game without that move."""
+    moves = move_props(variant)
+    setups = {ident for ident, c in SETUP_PROPS.items() if c in variant.colors and (ident[1].isdigit() or
+                                                                                      len(variant.colors) == 2)}
+    for prop in node.props:
+        if (_MOVE_LIKE.fullmatch(prop.ident) and prop.ident not in moves) or (
+                prop.ident in SETUP_PROPS and prop.ident not in setups):
+            raise RecordError(f"{source}:{prop.line}:{prop.col}: property {_clip(prop.ident)} is not used in "
+                              f"GM[{variant.game}] ({_colors_text(variant)})")
+
+
+def _check_board_size(root: SgfNode, variant: Variant, source: str) -> None:
+    """SZ, where a record has it (Pentobi writes none: GM fixes the board),
+    must be the board of the game: ``SZ[20]`` (or ``SZ[20:20]``) for the
+    classic games, ``SZ[14]`` for Duo and Junior; Trigon's hexagon has no
+    SGF size."""
+    prop = root.get("SZ")
+    if prop is None:
+        return
+    b = variant.board
+    value = prop.values[0].strip()
+    where = f"{source}:{prop.line}:{prop.col}"
+    if b.grid == TRIANGLE:
+        raise RecordError(f"{where}: SZ[{_clip(value)}] does not apply to GM[{variant.game}] (its board is "
+                          "the hexagon the game fixes)")
+    m = re.fullmatch(r"(\d{1,4})(?::(\d{1,4}))?", value)
+    if m is None:
+        raise RecordError(f"{where}: SZ[{_clip(value)}] is not a board size (expected SZ[{b.width}])")
+    width, height = int(m[1]), int(m[2] or m[1])
+    if (width, height) != (b.width, b.height):
+        raise RecordError(f"{where}: SZ[{_clip(value)}] disagrees with GM[{variant.game}], whose board is "
+                          f"{b.width} x {b.height}")
+
+
+_TOML_START = re.compile(r"\A\ufeff?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:\[[A-Za-z]|[A-Za-z0-9_\-\"]+[ \t]*=)")
+
+
+def _looks_like_toml(text: str) -> bool:
+    """Whether a text starts as a puzzle file does: comments, then a table
+    header or a ``key =`` line."""
+    return _TOML_START.match(text[:10_000]) is not None
 
 
 def load_record(path: str) -> GameRecord:
     """Read a ``.blksgf`` file; RecordError when it cannot be read, is not
-    UTF-8 or is larger than any game record (``MAX_RECORD_SIZE``)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_RECORD_SIZE + 1)
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read: {e.strerror or e}") from None
+    a regular file, is not UTF-8 or is larger than any game record
+    (``MAX_RECORD_SIZE``)."""
+    return load_record_text(path)[1]
+
+
+def load_record_text(path: str) -> tuple[str, GameRecord]:
+    """The text of a ``.blksgf`` file as it is (a byte order mark and CR LF
+    line ends kept, for writing it back) and the record read from it."""
+    data = read_input(path, MAX_RECORD_SIZE, RecordError)
     if len(data) > MAX_RECORD_SIZE:
         raise RecordError(f"{path}: larger than {MAX_RECORD_SIZE // 2**20} MB: too large for a game record")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    return read_record(text, path)
+    return text, read_record(text, path)
 
 
 def _escape(text: str) -> str:

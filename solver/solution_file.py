@@ -1,4 +1,4 @@
-"""Solution files (issue 14): the JSON object that ``blokus solve --json``
+"""Solution files: the JSON object that ``blokus solve --json``
 prints, read back and checked against its puzzle by ``blokus solve PUZZLE
 --check FILE``.
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BlokusError
+from .files import read_input
 from .geometry import NUM_COLORS
 from .pieces import PIECES
 from .puzzle import Puzzle
@@ -52,11 +53,12 @@ def solution_to_json(puzzle: Puzzle, placements: Solution, partial: bool = False
 def read_solution(puzzle: Puzzle, path) -> tuple[Solution, bool]:
     """The placements of a solution file and whether it claims only a partial packing."""
     path = Path(path)
+    raw = read_input(path, MAX_SOLUTION_FILE, SolutionFileError)
+    if len(raw) > MAX_SOLUTION_FILE:
+        raise SolutionFileError(f"{path}: over {MAX_SOLUTION_FILE} bytes, not a solution file")
     try:
-        if path.stat().st_size > MAX_SOLUTION_FILE:
-            raise SolutionFileError(f"{path}: over {MAX_SOLUTION_FILE} bytes, not a solution file")
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise SolutionFileError(f"{path}: cannot read a solution file: {e}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("placements"), list):
         raise SolutionFileError(f"{path}: expected a JSON object with a list of placements")
@@ -77,8 +79,8 @@ def read_solution(puzzle: Puzzle, path) -> tuple[Solution, bool]:
             raise SolutionFileError(f"{path}: placement {i}: {e}") from None
         piece = item.get("piece")
         if piece is not None and piece != PIECES[t.piece[p]].name:
-            raise SolutionFileError(f"{path}: placement {i}: squares {item['squares']} are a "
-                                    f"{PIECES[t.piece[p]].name}, not a {piece}")
+            raise SolutionFileError(f"{path}: placement {i}: squares {item['squares']} form piece "
+                                    f"{PIECES[t.piece[p]].name}, not {piece}")
         placements.append((colors[item["color"]], p))
     return placements, bool(obj.get("best_partial", False))
 

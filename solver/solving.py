@@ -108,7 +108,7 @@ def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | N
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
         raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
     clock = Stopwatch()
-    with _ctrl_c_stops() as stop:
+    with ctrl_c_stops() as stop:
         if engine == "both":
             result = _both(puzzle, opts, progress, stop)
         else:
@@ -117,18 +117,27 @@ def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | N
     return result
 
 
+_active_stop: threading.Event | None = None  # the event of the ctrl_c_stops block the main thread is in
+
+
 @contextmanager
-def _ctrl_c_stops() -> Iterator[threading.Event]:
+def ctrl_c_stops() -> Iterator[threading.Event]:
     """While solving, Ctrl-C (SIGINT) sets an event that the engines watch,
     so that they stop and report what they found instead of losing it to
     KeyboardInterrupt. The event is set at once even while the main thread
     is inside CP-SAT's C++ code (where Python handlers cannot run): a
     thread reads the signal from a wakeup pipe. Only the main thread can
-    take signals: elsewhere the event is never set."""
-    stop = threading.Event()
+    take signals: elsewhere the event is never set. A block inside another
+    (a solve inside an annotation) shares the outer block's event, so the
+    outer work hears the Ctrl-C too."""
+    global _active_stop
     if threading.current_thread() is not threading.main_thread():
-        yield stop
+        yield threading.Event()
         return
+    if _active_stop is not None:
+        yield _active_stop
+        return
+    stop = _active_stop = threading.Event()
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
 
@@ -144,6 +153,7 @@ def _ctrl_c_stops() -> Iterator[threading.Event]:
     try:
         yield stop
     finally:
+        _active_stop = None
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous)
         os.close(write_end)  # the listener reads end of file and ends

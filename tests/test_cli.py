@@ -378,3 +378,32 @@ def test_solve_bad_puzzle_file(capsys, tmp_path):
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("blokus: error: ") and "bad.toml:4" in err and "Q7" in err
+
+
+# -- records and puzzles mixed up, moves of colours a game lacks ------------------------------
+
+SAMPLE_DUO = PUZZLE_DIR / "games" / "sample-duo.blksgf"
+
+
+def test_a_move_of_a_colour_the_game_lacks_is_refused(capsys, tmp_path):
+    lines = SAMPLE_DUO.read_text().split("\n")
+    lines.insert(6, ";3[n14,m14,l14,k14,j14]")  # after move 4
+    path = tmp_path / "duo.blksgf"
+    path.write_text("\n".join(lines))
+    assert main(["show", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"blokus: error: {path}:7:2: property 3 is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)\n"
+
+
+def test_a_puzzle_given_to_a_record_command_is_named(capsys):
+    path = PUZZLE_DIR / "solo-21.toml"
+    assert main(["analyze", str(path)]) == 2
+    assert capsys.readouterr().err == (f"blokus: error: {path}:1:1: expected '(', found 'n': this is not a game "
+                                       "record; it looks like a puzzle file (TOML), which 'blokus solve' reads\n")
+
+
+def test_a_record_given_to_solve_is_named(capsys):
+    assert main(["solve", str(SAMPLE_DUO)]) == 2
+    assert capsys.readouterr().err == (f"blokus: error: {SAMPLE_DUO}:1: this is not a puzzle file; it looks like a game "
+                                       "record (.blksgf), which 'blokus show', 'analyze', 'annotate' and 'render' read\n")

@@ -291,6 +291,13 @@ def test_errors_name_file_and_line(tmp_path, text, line, message):
     assert message in got, got
 
 
+def test_a_game_record_given_as_a_puzzle_is_named_as_one():
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle("\ufeff(\n;GM[Blokus Duo]\n;B[e10])\n", "game.blksgf")
+    assert str(e.value) == ("game.blksgf:1: this is not a puzzle file; it looks like a game record (.blksgf), "
+                            "which 'blokus show', 'analyze', 'annotate' and 'render' read")
+
+
 def test_error_source_name_from_parse_puzzle():
     with pytest.raises(PuzzleError, match=r"^my\.toml:4: blue: unknown piece name 'Q7'"):
         parse_puzzle('[board]\nsize = "6x6"\n[pieces]\nblue = "Q7"\n', "my.toml")

@@ -183,6 +183,28 @@ def test_core_does_not_import_matplotlib():
 
 # -- errors -----------------------------------------------------------------------
 
+@pytest.mark.parametrize("game", ["sample-duo", "sample-junior", "sample-3p", "sample-trigon"])
+def test_replay_plays_the_record_s_own_game(game):
+    record = load_record(str(ROOT / "puzzles" / "games" / f"{game}.blksgf"))
+    frames = render.replay(record.position())
+    assert len(frames) == record.move_count + 1
+    for i, frame in enumerate(frames):
+        expected = record.position(i)
+        assert frame.variant == expected.variant
+        assert frame.state_key() == expected.state_key() and frame.scores() == expected.scores()
+
+
+def test_a_duo_animation_draws_duo_colours(tmp_path):
+    pos = load_record(str(ROOT / "puzzles" / "games" / "sample-duo.blksgf")).position(3)
+    render.render_animation(pos, tmp_path / "duo.gif", size_px=300)
+    gif = Image.open(tmp_path / "duo.gif")
+    gif.seek(3)  # the third move carries the last-move dots, the first two their colours
+    first, second, _ = pos.history
+    for move, paint in ((first, render.PAINTS["purple"]), (second, render.PAINTS["orange"])):
+        sq = pos.table.squares[move.placement][0]
+        assert close(pixel(gif, pos.board, pos.board.square_name(sq), 300), rgb(paint.fill))
+
+
 def test_unknown_suffix_and_missing_folder_write_nothing(tmp_path):
     pos = classic_position()
     with pytest.raises(render.RenderError, match="unknown image format '.bmp'"):

@@ -689,6 +689,27 @@ class TestBadInput:
             ("(;GM[" + "x" * 100 + "])", "game.blksgf:1:3: unsupported game GM[" + "x" * 40
              + "...] (supported: Blokus, Blokus Two-Player, Blokus Three-Player, Blokus Duo, Blokus Junior, Blokus Trigon, Blokus Trigon Two-Player, Blokus Trigon Three-Player)"),
             ("(;GM[Blokus]AB[a20])", "game.blksgf:1:13: property AB is not used in GM[Blokus] (colours are 1..4)"),
+            # a move or set-up of a colour the game does not have: skipping it would replay the rest without it
+            ("(;GM[Blokus Duo];B[e10];W[j5]\n;3[n14,m14,l14,k14,j14])",
+             "game.blksgf:2:2: property 3 is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)"),
+            ("(;GM[Blokus]\n;5[a1])", "game.blksgf:2:2: property 5 is not used in GM[Blokus] (colours are 1..4)"),
+            ("(;GM[Blokus Duo]\n;YELLOW[e10])",
+             "game.blksgf:2:2: property YELLOW is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)"),
+            ("(;GM[Blokus Duo]A3[a1])",
+             "game.blksgf:1:17: property A3 is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)"),
+            ("(;GM[Blokus Trigon Three-Player]\n;4[a1])",
+             "game.blksgf:2:2: property 4 is not used in GM[Blokus Trigon Three-Player] (colours are 1..3)"),
+            # SZ, where present, must be the game's board
+            ("(;GM[Blokus]SZ[14])", "game.blksgf:1:13: SZ[14] disagrees with GM[Blokus], whose board is 20 x 20"),
+            ("(;GM[Blokus]SZ[-1])", "game.blksgf:1:13: SZ[-1] is not a board size (expected SZ[20])"),
+            ("(;GM[Blokus]SZ[abc])", "game.blksgf:1:13: SZ[abc] is not a board size (expected SZ[20])"),
+            ("(;GM[Blokus Duo]SZ[20])",
+             "game.blksgf:1:17: SZ[20] disagrees with GM[Blokus Duo], whose board is 14 x 14"),
+            ("(;GM[Blokus Trigon]SZ[9])", "game.blksgf:1:20: SZ[9] does not apply to GM[Blokus Trigon] "
+             "(its board is the hexagon the game fixes)"),
+            # a puzzle file given where a record belongs
+            ("# a puzzle\nname = \"x\"\n[board]\n", "game.blksgf:1:1: expected '(', found '#': this is not a game "
+             "record; it looks like a puzzle file (TOML), which 'blokus solve' reads"),
             ("(;GM[Blokus];1[a20]BLUE[a20])", "game.blksgf:1:20: a node holds two moves (1 and BLUE)"),
             ("(;GM[Blokus]\n;PL[9])", "game.blksgf:2:1: bad set-up: PL[9] is not a colour (1..4)"),
             ("(;GM[Blokus]\n;PL[])", "game.blksgf:2:1: bad set-up: PL[] is not a colour (1..4)"),
@@ -709,6 +730,11 @@ class TestBadInput:
     def test_bad_squares(self, value):
         msg = record_error(OPENING + f";1[{value}]\n)")
         assert msg.startswith("game.blksgf: move 5 (line 7): bad move ") and repr(value) in msg
+
+    @pytest.mark.parametrize("text", ["(;GM[Blokus]SZ[20];1[a20])", "(;GM[Blokus Duo]SZ[14:14];B[e10])",
+                                      "(;GM[Blokus Three-Player]A4[a1])", "(;GM[Blokus Duo]AB[e10]AW[j5])"])
+    def test_sizes_and_colours_of_the_game_are_read(self, text):
+        read_record(text).position()
 
     def test_huge_move_number(self):
         rec = read_record(OPENING + ")", "game.blksgf")

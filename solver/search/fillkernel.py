@@ -51,7 +51,7 @@ import math
 from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from ..geometry import SQUARE, mask_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES

@@ -6,7 +6,7 @@ engines (``benchmarks/movegen.py``)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from ..position import Position
 from . import treekernel as tk

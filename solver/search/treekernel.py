@@ -65,7 +65,7 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from ..pieces import MONOMINO
 from ..position import Move, Position

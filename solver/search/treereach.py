@@ -9,7 +9,7 @@ a link per piece in hand. Every future piece of the colour is such a link.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .bitops import ONE, ctz, diagonal_step, popcount
 from .treetables import N_PIECES

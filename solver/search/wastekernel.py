@@ -25,7 +25,7 @@ here). ``ctl``: [depth, state, nodes, deepest pieces, its path length].
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .bitops import ONE, ZERO, ctz, king_fill, popcount
 

@@ -1,0 +1,89 @@
+"""Real faults for tests, made without a special file system: a folder
+that cannot be written, a full disk and a file-size limit.
+
+- :func:`run_read_only` runs a command with some folders read-only: in a
+  mount namespace of its own with those folders bind-mounted read-only
+  when this runs as root (root writes into a ``chmod a-w`` folder all
+  the same), else with their write bits taken away for the run.
+- :func:`full_disk` is a ``preexec_fn`` that caps the size of any file the
+  command writes (``RLIMIT_FSIZE``, with SIGXFSZ ignored): a write past it
+  fails with EFBIG, as one fails on a full disk with ENOSPC.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_MOUNT_READ_ONLY = (
+    'set -e; n=$1; shift; i=0; while [ "$i" -lt "$n" ]; do '
+    'mount --bind "$1" "$1"; mount -o remount,bind,ro "$1" "$1"; shift; i=$((i + 1)); done; '
+    'cd "$PWD"; exec "$@"'  # (cd again: a working folder under a mount point is the one below it)
+)
+
+
+@functools.cache
+def _can_unshare() -> bool:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", _MOUNT_READ_ONLY, "sh", "1", "/tmp", "true"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+def run_read_only(args: list[str], read_only: list[Path], **kwargs) -> subprocess.CompletedProcess:
+    """``subprocess.run(args, **kwargs)`` with the folders ``read_only``
+    not writable (see the module docstring)."""
+    if os.geteuid() == 0:
+        if not _can_unshare():
+            pytest.skip("root without mount namespaces: no way to make a folder read-only here")
+        paths = [str(p) for p in read_only]
+        return subprocess.run(["unshare", "-m", "sh", "-c", _MOUNT_READ_ONLY, "sh", str(len(paths)), *paths, *args],
+                              **kwargs)
+    modes = {}
+    for top in read_only:
+        for folder in [top, *[p for p in Path(top).rglob("*") if p.is_dir()]]:
+            modes[folder] = folder.stat().st_mode
+            folder.chmod(modes[folder] & ~0o222)
+    try:
+        return subprocess.run(args, **kwargs)
+    finally:
+        for folder, mode in modes.items():
+            folder.chmod(mode)
+
+
+def full_disk(limit: int = 4096):
+    """A ``preexec_fn``: files the command writes can hold ``limit`` bytes."""
+    def cap() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return cap
+
+
+def blokus(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    """``blokus ARGS`` as a program (``python -m solver``), text output."""
+    kwargs.setdefault("capture_output", True)
+    kwargs.setdefault("text", True)
+    kwargs.setdefault("timeout", 300)
+    kwargs.setdefault("cwd", ROOT)
+    return subprocess.run([sys.executable, "-m", "solver", *args], **kwargs)
+
+
+def blokus_read_only(read_only: list[Path], *args: str, **kwargs) -> subprocess.CompletedProcess:
+    """``blokus ARGS`` with the folders ``read_only`` not writable."""
+    kwargs.setdefault("capture_output", True)
+    kwargs.setdefault("text", True)
+    kwargs.setdefault("timeout", 300)
+    kwargs.setdefault("cwd", ROOT)
+    return run_read_only([sys.executable, "-m", "solver", *args], read_only, **kwargs)
