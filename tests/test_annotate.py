@@ -9,6 +9,8 @@ annotated over their last few moves, where every value is proven quickly.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -22,6 +24,7 @@ from solver.variants import CLASSIC, DUO, JUNIOR, VARIANTS
 
 from .util import random_game
 
+ROOT = Path(__file__).resolve().parent.parent
 DUO_SEEDS = (0, 5, 6)  # games whose last five moves are proven within a second
 BACK = 4  # annotate the last BACK + 1 moves
 
@@ -334,3 +337,48 @@ def test_cli_bad_record(tmp_path, capsys):
     bad.write_text("(;GM[Blokus Duo];B[z99])")
     assert main(["annotate", str(bad)]) == 2
     assert "bad.blksgf" in capsys.readouterr().err
+
+
+def test_cli_keeps_the_byte_order_mark_and_crlf_line_ends(duo_file, tmp_path, capsys):
+    game = tmp_path / "crlf.blksgf"
+    game.write_bytes(b"\xef\xbb\xbf" + duo_file.read_bytes().replace(b"\n", b"\r\n"))
+    out = tmp_path / "out.blksgf"
+    n = read_record(duo_file.read_text()).move_count - BACK
+    assert main(["annotate", str(game), "--from", str(n), "-o", str(out)]) == 0, capsys.readouterr().err
+    data = out.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf(")
+    assert data.count(b"\n") == data.count(b"\r\n") > 10
+    assert COMMENT_MARK.encode() in data
+
+
+def test_ctrl_c_writes_and_prints_the_moves_proven_so_far(tmp_path):
+    """SIGINT, as Ctrl-C sends it, once the walk has proven a few moves of a
+    game too long to annotate in the limit: the proven moves are written to
+    -o and printed (exit 130)."""
+    import signal
+    import subprocess
+    import sys
+
+    game, out = ROOT / "puzzles" / "games" / "sample-2p.blksgf", tmp_path / "out.blksgf"
+    total = read_record(game.read_text()).move_count
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "annotate", str(game), "-o", str(out), "--time-limit",
+                             "600", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        for line in proc.stderr:  # progress: one line per report when not on a terminal
+            found = re.search(r"back to move (\d+)", line)
+            if found and int(found[1]) <= total - 3:
+                break
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    obj = json.loads(stdout)
+    assert obj["interrupted"] is True
+    moves = [m["move"] for m in obj["moves"]]
+    assert moves == list(range(moves[0], total + 1)) and len(moves) >= 4
+    assert all(m["proven"] for m in obj["moves"])
+    assert f"interrupted (Ctrl-C): moves before {moves[0]} are not analysed" in obj["notes"]
+    line = [n for n in main_line(out.read_text(encoding="utf-8")) if any(p.ident in ("1", "2", "3", "4") for p in n.props)]
+    commented = [i for i, n in enumerate(line, start=1) if n.get("C") and COMMENT_MARK in n.get("C").values[0]]
+    assert commented == moves
