@@ -215,9 +215,15 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+LOOPBACK = "127.0.0.1"
+
+
 class _client:
     """A Dask client on a new LocalCluster or an existing scheduler (closed
-    on exit, with the cluster it started)."""
+    on exit, with the cluster it started). A LocalCluster listens on the
+    loopback interface only, its HTTP endpoint (Dask's dashboard, when
+    bokeh is installed) included: nothing of it is open to the network
+    (its processes talk without authentication)."""
 
     def __init__(self, workers: int, scheduler: str | None):
         self.workers, self.scheduler = workers, scheduler
@@ -239,9 +245,10 @@ class _client:
                 # pure-Python searches paid about a tenth of their time for it
                 with dask.config.set({"distributed.worker.profile.enabled": False}), _sigint_ignored():
                     self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=":0", silence_logs=logging.CRITICAL)
+                                                host=LOOPBACK, dashboard_address=f"{LOOPBACK}:0",
+                                                silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, set_as_default=False)
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, RuntimeError) as e:  # RuntimeError: Dask's "failed to start"
             self.__exit__(None, None, None)
             where = f"the scheduler at {self.scheduler}" if self.scheduler else "a local cluster"
             raise ClusterError(f"cannot reach {where}: {e}") from None

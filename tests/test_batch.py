@@ -59,7 +59,8 @@ def games(tmp_path_factory):
 def cluster():
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0",
                       silence_logs=logging.CRITICAL) as c:
         yield c
 

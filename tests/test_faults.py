@@ -186,3 +186,23 @@ def test_a_batch_on_a_full_disk_reports_every_game_and_writes_its_summary(tmp_pa
         assert r["error"] == f"{out / Path(r['game']).stem}.png: cannot write: File too large"
     # each game whole or not at all: its record, written before the plot failed, is gone again
     assert sorted(p.name for p in out.iterdir()) == ["summary.csv"]
+
+
+# -- the local Dask cluster ---------------------------------------------------------------------
+
+def listening() -> set[tuple[int, str, int]]:
+    import psutil
+
+    me = psutil.Process()
+    return {(p.pid, c.laddr.ip, c.laddr.port) for p in [me, *me.children(recursive=True)]
+            for c in p.net_connections("inet") if c.status == psutil.CONN_LISTEN}
+
+
+def test_a_local_cluster_listens_on_loopback_only():
+    from solver.distributed import _client
+
+    before = listening()
+    with _client(2, None):
+        opened = listening() - before
+    assert len(opened) >= 3  # the scheduler (and its HTTP endpoint) and a worker at least
+    assert {ip for _, ip, _ in opened} == {"127.0.0.1"}
