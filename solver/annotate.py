@@ -61,6 +61,7 @@ MAX_TABLE = 2_000_000  # transposition table entries kept across the walk (then 
 MAX_LINE = 30  # moves in a best-line variation
 WALK_SHARE = 0.85  # of the time limit for the values; the rest for best lines and only-move checks
 BIG_LOSS = 5  # a loss of this many points or more is BM[2] ("??"), a smaller one BM[1] ("?")
+DOUBTFUL = 10  # a possible (not proven) loss of up to this many points is DO ("?!")
 
 
 class Bounds(NamedTuple):
@@ -475,10 +476,11 @@ class _Walk:
         return max(self.from_move, self.first_possible)
 
     def run(self) -> list[MoveNote]:
-        """The notes of the moves from the first one asked for (or as far
-        back as the time allows) to the end. Ctrl-C (``stop``) ends the
-        walk with the moves analysed so far; the one it interrupted is
-        kept only if its value was proven all the same."""
+        """The notes of the moves from the first one asked for to the end,
+        or, without one, of the moves proven going back while the time
+        allows. Ctrl-C (``stop``) ends the walk with the moves analysed so
+        far; the one it interrupted is kept only if its value was proven
+        all the same."""
         notes: list[MoveNote] = []
         stop = self.first_move()
         for k in range(self.total, stop - 1, -1):
@@ -491,12 +493,11 @@ class _Walk:
                 if k > stop:
                     self.notes.append(f"interrupted (Ctrl-C): moves before {k} are not analysed")
                 break
+            if self.from_move is None and not note.before.exact:  # only what it proved: bounds here say little
+                self.notes.append(f"the time limit ran out at move {k}: it and the moves before it are not analysed")
+                break
             notes.append(note)
             self.report(k, stop, len(notes))
-            if self.from_move is None and not note.before.exact:
-                if k > stop:
-                    self.notes.append(f"the time limit ran out at move {k}: earlier moves are not analysed")
-                break
         notes.reverse()
         return notes
 
@@ -660,8 +661,9 @@ def _mark(n: MoveNote) -> tuple[str, str] | None:
     """The SGF move annotation of a move and its value, as Pentobi reads
     them (libboardgame_base/SgfTree.cpp; shown as ?? ? ?! !): BM[2] for a
     proven loss of BIG_LOSS points or more, BM[1] for a smaller one, DO
-    (doubtful) where the analysis starts: the value after the move is
-    proven, the one before only bounded, and the bounds allow a loss;
+    (doubtful) where the value after the move is proven, the one before
+    only bounded, and the bounds allow a loss of at most DOUBTFUL points
+    (wider bounds say nothing about the move);
     TE[1] for the only move that keeps the value. IT is not used."""
     b = n.loss_bounds
     if b is None:
@@ -670,7 +672,7 @@ def _mark(n: MoveNote) -> tuple[str, str] | None:
         return "BM", "2"
     if b.lo > 0:
         return "BM", "1"
-    if b.hi > 0 and n.after.exact:
+    if 0 < b.hi <= DOUBTFUL and n.after.exact:
         return "DO", ""
     if n.only_move:
         return "TE", "1"
@@ -727,6 +729,8 @@ def comment(ann: GameAnnotation, n: MoveNote) -> str:
         played += f", lost {n.loss} point{'s' if n.loss != 1 else ''}" if n.loss else ", lost nothing"
     elif n.loss_bounds.lo > 0:
         played += f", lost at least {n.loss_bounds.lo} points"
+    elif n.loss_bounds.hi > 0 and not n.before.exact:
+        played += ", its loss is not proven (the value before it is only bounded)"
     elif n.loss_bounds.hi > 0:
         played += f", may have lost up to {n.loss_bounds.hi} points"
     text = [COMMENT_MARK, head, played]

@@ -689,8 +689,8 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float, failed: list[s
             print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): {a.game_value:+d}, proven")
         elif a.game_bounds:
             lo, hi = a.game_bounds
-            print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): between {lo:+d} and {hi:+d} "
-                  "(exact value not proven)")
+            print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): not proven in the time given "
+                  f"(proven bounds {lo:+d} to {hi:+d})")
     if a.best_move is not None:
         c, p = a.best_move
         print(f"Best move: {pos.name(c)} {PIECES[t.piece[p]].name} {t.name(p)}")
@@ -723,9 +723,10 @@ def _print_color_table(pos, a) -> None:
             continue
         if r.proven:
             value, proof = f"{r.solo_optimum:+d}", f"proven ({r.proven_by})"
-        else:
-            found = "none" if r.solo_optimum is None else f"{r.solo_optimum:+d}"
-            value, proof = found, f"not proven (at most {r.bound:+d})" if r.bound is not None else "not proven"
+        else:  # what is proven: at least the best found (or the score now), at most the bound
+            lo = r.score_now if r.solo_optimum is None else r.solo_optimum
+            value = f"{lo:+d}..{r.bound:+d}" if r.bound is not None else f"{lo:+d} or more"
+            proof = "not proven, best found" if r.solo_optimum is not None else "not proven in the time"
         line = f"{pos.name(r.color):<7}{r.score_now:>+5}{value:>14}  {proof:<22}"
         if guaranteed:
             line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"

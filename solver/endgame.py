@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from .errors import OptionError
-from .geometry import COLORS, NUM_COLORS, Mask
+from .geometry import NUM_COLORS, Mask
 from .pieces import MONOMINOES
 from .position import Move, Position
 from .puzzle import Connect, Goal, Measure, Puzzle
@@ -192,13 +192,14 @@ def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
     return None if value is None else value - pos.score(c)
 
 
-def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict) -> ColorReport:
+def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict,
+          tree: str = "compiled") -> ColorReport:
     now = pos.score(color)
     if not pos.hand[color] or not pos.legal_placements(color):
         # nothing left to place, or never a move again: the score is final
         return ColorReport(color, now, now, True, "rules")
     if pos.variant.copies > 1:
-        return _solo_by_play(pos, color, time_limit)
+        return _solo_by_play(pos, color, time_limit, tree)
     result = solve(solo_puzzle(pos, color), engine, time_limit=time_limit, **options)
     proven = result.status is Status.OPTIMAL
     proven_by = None
@@ -209,18 +210,36 @@ def _solo(pos: Position, color: int, engine: str, time_limit: float, options: di
                        result.order, disagreement=result.disagreement)
 
 
-def _solo_by_play(pos: Position, color: int, time_limit: float) -> ColorReport:
-    """A solo optimum by a one-colour game tree over the rules core (Junior:
-    each piece twice, which the puzzle engines do not model); its moves are
-    replayed by the rules core as they are found."""
-    from .search.gametree import OutOfTime, solo_optimum
+def _solo_by_play(pos: Position, color: int, time_limit: float, tree: str = "compiled") -> ColorReport:
+    """A solo optimum by a one-colour game tree (Junior: each piece twice,
+    which the puzzle engines do not model): the compiled one where it
+    applies, else the Python one over the rules core; the line it reports
+    is replayed by the rules core, which must reach the value."""
+    from .search.gametree import OutOfTime  # (the compiled engine's is a subclass)
 
+    if tree == "compiled" and compiled_tree_applies(pos):
+        from .search.treekernel import solo_optimum
+    else:
+        from .search.gametree import solo_optimum
     now = pos.score(color)
     try:
         value, line, _ = solo_optimum(pos, color, time.monotonic() + time_limit)
     except OutOfTime:
         return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
+    _check_line(pos, color, line, value)
     return ColorReport(color, now, value, True, "game tree", placements=[(m.color, m.placement) for m in line])
+
+
+def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None:
+    """The rules core replays a solo line: every move legal, the value reached."""
+    from .search.gametree import playing_alone
+
+    alone = playing_alone(pos, color)
+    for move in line:
+        alone.check_move(move)
+        alone.push(move)
+    if alone.score(color) != value:
+        raise AssertionError(f"{pos.name(color)}'s solo line reaches {alone.score(color)}, not {value}: a bug")
 
 
 TREES = ("compiled", "python")
@@ -241,7 +260,7 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
         raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
     options = options or {}
     groups = interaction_groups(pos)
-    if tree == "compiled" and groups and compiled_tree_applies(pos):
+    if tree == "compiled" and (groups or pos.variant.copies > 1) and compiled_tree_applies(pos):
         if progress:
             progress(Progress(0.0, 0, "loading the compiled game tree"))
         load_compiled_tree(pos)
@@ -254,10 +273,11 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
     active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
     reports = []
     for c in range(NUM_COLORS):
-        say(f"solo optimum of {pos.name(c) or COLORS[c]}")
+        if c in pos.variant.colors:  # (a slot not in play has nothing to place)
+            say(f"solo optimum of {pos.name(c)}")
         left = sum(1 for a in active if a >= c)
         share = max(0.5, clock.left() / (2 * max(1, left)))
-        reports.append(_solo(pos, c, engine, share, options))
+        reports.append(_solo(pos, c, engine, share, options, tree))
     analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
     if pos.game_over:
         analysis.notes.append("the game is over: these are the final scores")
@@ -401,11 +421,21 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str
         bounds = getattr(e, "bounds", None)
         if bounds is not None:
             analysis.game_bounds = (max(lo, bounds[0]), min(hi, bounds[1]))
-        analysis.notes.append("the game tree was too big for the time limit: only the bounds are proven")
+        analysis.notes.append(too_far_note(pos, analysis.game_bounds == (lo, hi)))
         return
     analysis.game_value, analysis.game_value_proven, analysis.best_move = value, True, move
     analysis.tree_proven = True
     analysis.notes.append(f"game value by alpha-beta over the rest of the game ({analysis.nodes:,} positions)")
+
+
+def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
+    """The note of a game value not proven in time: the position is too far
+    from the end, how far it is, and where proofs start."""
+    left = sum(len(pos.pieces_left(c)) for c in pos.variant.colors if pos.legal_placements(c))
+    bounds = " (the bounds follow from the solo optima alone)" if solo_bounds_only else ""
+    return (f"the position is too far from the end to prove in the time given: {left} pieces are still in hand, "
+            f"and values are proven in seconds from about a dozen placements before the end{bounds}; "
+            "'blokus annotate' finds the first move it can prove")
 
 
 def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") -> None:

@@ -8,6 +8,7 @@ that cannot be written, a full disk and a file-size limit.
 - :func:`full_disk` is a ``preexec_fn`` that caps the size of any file the
   command writes (``RLIMIT_FSIZE``, with SIGXFSZ ignored): a write past it
   fails with EFBIG, as one fails on a full disk with ENOSPC.
+- :func:`address_space` caps the memory the command may map (``RLIMIT_AS``).
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ def full_disk(limit: int = 4096):
     def cap() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return cap
+
+
+def address_space(limit: int):
+    """A ``preexec_fn``: the command may map ``limit`` bytes in all (ulimit -v)."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     return cap
 

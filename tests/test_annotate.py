@@ -173,8 +173,10 @@ def test_without_from_it_goes_back_while_time_allows():
     _, record, _ = annotated(6)
     ann = annotate(record, 2.0)
     assert ann.moves and ann.moves[-1].move == record.move_count
-    proven = [n.before.exact for n in ann.moves]
-    assert all(proven[1:])  # at most the earliest move, where time ran out, is only bounded
+    assert all(n.before.exact for n in ann.moves)  # only what it proved
+    if ann.moves[0].move > 1:
+        assert f"the time limit ran out at move {ann.moves[0].move - 1}: it and the moves before it are not analysed" \
+            in ann.notes
 
 
 # -- the annotated record ---------------------------------------------------------
@@ -382,3 +384,17 @@ def test_ctrl_c_writes_and_prints_the_moves_proven_so_far(tmp_path):
     line = [n for n in main_line(out.read_text(encoding="utf-8")) if any(p.ident in ("1", "2", "3", "4") for p in n.props)]
     commented = [i for i, n in enumerate(line, start=1) if n.get("C") and COMMENT_MARK in n.get("C").values[0]]
     assert commented == moves
+
+
+def test_without_from_only_proven_moves_are_written(tmp_path, capsys):
+    """Early in a long game a short limit proves the last moves only: the
+    record gets those, never a loss 'of up to' the width of wide bounds."""
+    game, out = ROOT / "puzzles" / "games" / "sample-2p.blksgf", tmp_path / "out.blksgf"
+    assert main(["annotate", str(game), "-o", str(out), "--time-limit", "3", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["moves"] and all(m["proven"] for m in obj["moves"])
+    first = obj["moves"][0]["move"]
+    assert first > 1 and obj["first_proven_move"] == first
+    assert f"the time limit ran out at move {first - 1}: it and the moves before it are not analysed" in obj["notes"]
+    text = out.read_text()
+    assert "may have lost" not in text and "DO[" not in text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,8 @@ from solver.sgf import write_record
 from solver.verify import verify
 
 from .util import random_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def minimax(pos: Position, value, maximiser: set[int]) -> int:
@@ -273,7 +276,16 @@ def test_time_limit_gives_bounds_not_a_value():
         assert lo <= a.game_value <= hi and a.best_move is not None
     else:
         assert a.game_value is None and a.best_move is None
-        assert "the game tree was too big for the time limit: only the bounds are proven" in a.notes
+        assert any(n.startswith("the position is too far from the end to prove in the time given: ") for n in a.notes)
     for r in a.colors:
         if not r.proven:
             assert r.bound is not None and (r.solo_optimum is None or r.solo_optimum <= r.bound)
+
+
+def test_a_position_far_from_the_end_says_so(capsys):
+    game = str(ROOT / "puzzles" / "games" / "sample-2p.blksgf")
+    assert main(["analyze", game, "--move", "10", "--time-limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Game value (blue+red minus yellow+green): not proven in the time given (proven bounds " in out
+    assert "Note: the position is too far from the end to prove in the time given: 74 pieces are still in hand" in out
+    assert "'blokus annotate' finds the first move it can prove" in out

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .faults import ROOT, blokus, blokus_read_only, full_disk
+from .faults import ROOT, address_space, blokus, blokus_read_only, full_disk
 from .test_batch import endgame_record
 
 PUZZLES = ROOT / "puzzles"
@@ -206,3 +206,33 @@ def test_a_local_cluster_listens_on_loopback_only():
         opened = listening() - before
     assert len(opened) >= 3  # the scheduler (and its HTTP endpoint) and a worker at least
     assert {ip for _, ip, _ in opened} == {"127.0.0.1"}
+
+
+# -- memory -----------------------------------------------------------------------------------
+
+def big_board(tmp_path, side: int) -> Path:
+    """All 84 pieces from the corners of a side x side board (32 x 32: the largest board a puzzle may have)."""
+    path = tmp_path / f"big-{side}.toml"
+    text = (PUZZLES / "solo-84.toml").read_text().replace('size = "20x20"', f'size = "{side}x{side}"')
+    path.write_text(text.replace('name = "solo-84"', f'name = "big-{side}"'))
+    return path
+
+
+def test_a_cpsat_model_too_large_for_the_memory_is_refused_before_it_is_built(tmp_path):
+    proc = blokus("solve", str(big_board(tmp_path, 32)), "--engine", "cpsat", "--time-limit", "60",
+                  preexec_fn=address_space(2 << 30))
+    assert proc.returncode == 2 and proc.stdout == ""
+    message = error_line(proc)
+    assert message.startswith("big-32: the CP-SAT model (333,988 candidate placements) needs about 2.3 GB, and the "
+                              "process's address-space limit (ulimit -v) leaves ")
+    assert message.endswith(": use the search engine (--engine search), a smaller board, or more memory")
+
+
+@pytest.mark.slow
+def test_a_cpsat_solve_takes_fewer_workers_to_fit_the_memory(tmp_path):
+    proc = blokus("solve", str(big_board(tmp_path, 32)), "--engine", "cpsat", "--time-limit", "60", "--json",
+                  preexec_fn=address_space(4 << 30), timeout=600)
+    assert proc.returncode in (0, 4), proc.stderr  # packed, or not in the time: never an abort
+    assert ("  1 CP-SAT worker, not 2: each needs about 1.9 GB more and the process's address-space limit "
+            "(ulimit -v) leaves ") in proc.stderr
+    assert json.loads(proc.stdout)["status"] in ("OPTIMAL", "UNKNOWN")

@@ -4,6 +4,7 @@ encoding), and read the status, solution, objective or count."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from ..symmetry import interchangeable_colors
 from .connectivity import violations
 from .counting import add_exact_cover_branching, first_square, images
 from .hints import add_hint
+from .memory import fit_workers
 from .playorder import add_play_order, parameters as play_order_parameters
 from .warmstart import warm_start
 from .model import CpsatError, PuzzleModel, build
@@ -74,6 +76,11 @@ def solve(
     # (the symmetric model ties colours to turns: no relabelling there)
     ordered = counting and not symmetric and interchangeable_colors(puzzle) and bool(puzzle.pieces[puzzle.colors[0]])
     first = first_square(puzzle) if counting and not symmetric else None
+    fitted, why = fit_workers(puzzle, workers or os.cpu_count() or 1)  # before the model takes the memory
+    if why is not None:
+        workers = fitted
+        if progress is not None:
+            progress(Progress(time.monotonic() - start, 0, why, notice=True))
     m = build(puzzle, encoding, symmetric, order_colors=ordered, order_board=first)
     if counting:
         add_exact_cover_branching(m)

@@ -171,17 +171,24 @@ def _side_of(pos: Position, color: int):
     return lambda p: p.to_move == color or (p.to_move == shared and p.shared_player() == color)
 
 
-def solo_optimum(pos: Position, color: int, deadline: float | None) -> tuple[int, list[Move], int]:
-    """(best final score of ``color`` if the others placed nothing more, the
-    moves reaching it, nodes), by playing: for games the puzzle engines do
-    not model (Junior's pieces come twice, and it has no bonuses). Raises
-    OutOfTime."""
+def playing_alone(pos: Position, color: int) -> Position:
+    """A copy of the position in which the other colours hold nothing, so
+    that ``color`` plays alone: a game whose value is its solo optimum."""
     alone = pos.copy()
     for o in range(len(alone.hand)):
         if o != color:
             alone.hand[o] = alone.spare[o] = 0
             alone.cands[o] = ()
     alone.to_move = color if alone.has_legal_move(color) else None
+    return alone
+
+
+def solo_optimum(pos: Position, color: int, deadline: float | None) -> tuple[int, list[Move], int]:
+    """(best final score of ``color`` if the others placed nothing more, the
+    moves reaching it, nodes), by playing: for games the puzzle engines do
+    not model (Junior's pieces come twice, and it has no bonuses). Raises
+    OutOfTime."""
+    alone = playing_alone(pos, color)
     tree = GameTree(alone, {color}, lambda p: p.score(color), deadline)
     value, move = tree.best()
     line = []

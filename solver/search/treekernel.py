@@ -70,7 +70,7 @@ from .jit import njit
 from ..pieces import MONOMINO
 from ..position import Move, Position
 from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
-from .gametree import OutOfTime as _TreeOutOfTime
+from .gametree import OutOfTime as _TreeOutOfTime, playing_alone
 from .treereach import find_fit, piece_reach
 from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
 
@@ -1639,6 +1639,27 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
     if errors:
         raise errors[0]
     return {c: results[c] for c in colors}
+
+
+def solo_optimum(pos: Position, color: int, deadline: float | None, table_bits: int = 18
+                 ) -> tuple[int, list[Move], int]:
+    """As :func:`solver.search.gametree.solo_optimum` (the colour playing
+    alone: for Junior, whose pieces come twice), by this engine: (value,
+    the moves reaching it, positions); raises OutOfTime. The line follows
+    the best moves of searches from each position on it (table hits)."""
+    alone = playing_alone(pos, color)
+    eng = engine(alone.board, table_bits)
+    p = guaranteed_params(alone, color)
+    out = eng.run(alone.copy(), p, deadline)
+    value, nodes, line = out.value, out.nodes, []
+    while out.move is not None:
+        line.append(out.move)
+        alone.push(out.move)
+        if alone.game_over:
+            break
+        out = eng.run(alone.copy(), p, deadline, fresh=False)
+        nodes += out.nodes
+    return value, line, nodes
 
 
 def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
