@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,42 @@ def test_a_position_far_from_the_end_says_so(capsys):
     assert "Game value (blue+red minus yellow+green): not proven in the time given (proven bounds " in out
     assert "Note: the position is too far from the end to prove in the time given: 74 pieces are still in hand" in out
     assert "'blokus annotate' finds the first move it can prove" in out
+
+
+@pytest.mark.parametrize("game, names", [("sample-duo", {"purple", "orange"}), ("sample-junior", {"green", "orange"})])
+def test_progress_names_only_the_game_s_colours(game, names):
+    from solver.sgf import load_record
+
+    record = load_record(str(ROOT / "puzzles" / "games" / f"{game}.blksgf"))
+    said: list[str] = []
+    analyze(record.position(record.move_count - 6), True, 10.0, progress=lambda p: said.append(p.text))
+    solo = {t.removeprefix("solo optimum of ") for t in said if t.startswith("solo optimum of ")}
+    assert solo == names
+
+
+def test_junior_solo_optima_by_the_compiled_engine_equal_the_python_tree():
+    from solver.search import gametree, treekernel
+    from solver.sgf import load_record
+
+    record = load_record(str(ROOT / "puzzles" / "games" / "sample-junior.blksgf"))
+    for n in (24, 26, 28, 30):
+        pos = record.position(n)
+        for c in (0, 1):
+            value, line, _ = treekernel.solo_optimum(pos, c, None)
+            assert value == gametree.solo_optimum(pos, c, None)[0], (n, c)
+            alone = gametree.playing_alone(pos, c)
+            for move in line:
+                alone.check_move(move)
+                alone.push(move)
+            assert alone.score(c) == value
+
+
+def test_an_unproven_solo_optimum_shows_its_proven_range(capsys):
+    game = str(ROOT / "puzzles" / "games" / "sample-junior.blksgf")
+    assert main(["analyze", game, "--move", "8", "--time-limit", "2"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("green ", "orange "))]
+    assert len(rows) == 2 and any("not proven" in row for row in rows)  # 2 s, 22 pieces each: not proven
+    for row in rows:
+        assert "none" not in row
+        if "not proven" in row:
+            assert re.search(r"[+-]\d+\.\.[+-]\d+", row), row
