@@ -692,7 +692,8 @@ def _describe(pos: Position, m: Move | None) -> str:
 def text_report(ann: GameAnnotation) -> str:
     """The annotation as a table for people."""
     pos, rec = ann.end, ann.record
-    lines = [f"{rec.variant.game}: {ann.source}, {rec.move_count} moves; value: {ann.value_name()}"]
+    lines = [f"{rec.variant.game}: {ann.source}, {rec.move_count} moves; value: {ann.value_name()}",
+             _scale_text(rec.variant, ann.two_player)]
     if not ann.moves:
         return "\n".join(lines + ["No move analysed."])
     lines.append(f"{'move':>4}  {'colour':<7}{'played':<26}{'before':>10}{'after':>10}{'loss':>8}    best")
@@ -709,6 +710,14 @@ def text_report(ann: GameAnnotation) -> str:
     lines[-1] += f"; {ann.mistakes} mistake{'s' if ann.mistakes != 1 else ''} ({lost} points); {ann.seconds:.1f} s"
     lines += [f"Note: {note}" for note in ann.notes]
     return "\n".join(lines)
+
+
+def _scale_text(variant, two_player: bool) -> str:
+    """Which scores the values are in, and how they relate to Pentobi's points."""
+    if two_player:
+        return (f"(advanced scores; Pentobi's points are {variant.squares} more per colour, so their differences "
+                "are the same)")
+    return f"(advanced scores; Pentobi's points are {variant.squares} more)"
 
 
 def comment(ann: GameAnnotation, n: MoveNote) -> str:

@@ -332,6 +332,7 @@ def cmd_show(args) -> int:
             "game_over": pos.game_over,
             "scores": {v.names[c]: scores[c] for c in v.colors},
             "basic_scores": {v.names[c]: pos.score(c, basic=True) for c in v.colors},
+            "points": {v.names[c]: pos.points(c) for c in v.colors},
             "pieces_left": left,
             "board": board_rows(pos.board, owner),
             "player_scores": players,
@@ -354,6 +355,8 @@ def cmd_show(args) -> int:
         print(f"  {v.names[c]:<6} {len(names):2} pieces, {pos.squares_left(c):2} squares: {' '.join(names) or '-'}")
     bonus = "advanced" if v.bonus else "advanced, no bonuses in Junior"
     print(f"Scores ({bonus}): " + "  ".join(f"{v.names[c]} {scores[c]:+d}" for c in v.colors))
+    print(f"Points (as Pentobi shows them, {v.squares} + the score): "
+          + "  ".join(f"{v.names[c]} {pos.points(c)}" for c in v.colors))
     if len(v.players) < len(v.colors):
         label = "Seats" if v.two_player else "Players"
         print(f"{label}: " + "  ".join(f"{name} {score:+d}" for name, score in players.items()))
@@ -633,6 +636,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
             {
                 "color": pos.name(r.color),
                 "score_now": r.score_now,
+                "points_now": pos.points(r.color),
                 "solo_optimum": r.solo_optimum,
                 "proven": r.proven,
                 "proven_by": r.proven_by,
@@ -715,6 +719,9 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float, failed: list[s
 
 
 def _print_color_table(pos, a) -> None:
+    """Per colour: its score now, its solo optimum and the proof (and the
+    guaranteed score), as advanced scores; the line under them gives
+    Pentobi's points for the scores now."""
     guaranteed = not a.two_player and any(r.guaranteed is not None for r in a.colors)
     head = f"{'colour':<7}{'now':>5}{'solo optimum':>14}  {'proof':<22}"
     print(head + (f"{'guaranteed':>10}" if guaranteed else ""))
@@ -731,6 +738,9 @@ def _print_color_table(pos, a) -> None:
         if guaranteed:
             line += f"{'' if r.guaranteed is None else f'{r.guaranteed:+d}':>10}"
         print(line)
+    v = pos.variant
+    print(f"(advanced scores: minus the squares left in hand{', plus the bonuses' if v.bonus else ''}; Pentobi shows "
+          f"points, {v.squares} more: " + ", ".join(f"{v.names[c]} {pos.points(c)}" for c in v.colors) + " now)")
 
 
 # -- annotate -------------------------------------------------------------------

@@ -349,6 +349,15 @@ class Position:
         last = self.last_piece[color]
         return advanced_score(left, last is not None and is_monomino(last))
 
+    def points(self, color: int) -> int:
+        """The score as Pentobi shows it: the squares of the colour's
+        pieces on the board plus the bonuses, so the advanced score plus
+        the squares of a whole set (89 in the classic games: advanced -27
+        is 62 points)."""
+        if color not in self.variant.colors:
+            return 0
+        return self.score(color) + self.variant.squares
+
     def scores(self, basic: bool = False) -> list[int]:
         return [self.score(c, basic) for c in range(NUM_COLORS)]
 

@@ -411,15 +411,15 @@ def _colors_text(variant: Variant) -> str:
 
 
 def _check_colors(node: SgfNode, variant: Variant, source: str) -> None:
-    """Refuse a move or set-up property of a colour the game does not have
-    (``3[...]`` in Duo, ``5[...]`` or ``B[...]`` in a four-colour game):
-    skipping it would replay the rest of the game without that move."""
+    """Refuse a move property of a colour the game does not have (``3[...]``
+    in Duo, ``5[...]`` or ``B[...]`` in a four-colour game): skipping it
+    would replay the rest of the game without that move. (Set-up of such a
+    colour is refused when it is applied; AB and AW belong to two-colour
+    games.)"""
     moves = move_props(variant)
-    setups = {ident for ident, c in SETUP_PROPS.items() if c in variant.colors and (ident[1].isdigit() or
-                                                                                      len(variant.colors) == 2)}
     for prop in node.props:
         if (_MOVE_LIKE.fullmatch(prop.ident) and prop.ident not in moves) or (
-                prop.ident in SETUP_PROPS and prop.ident not in setups):
+                prop.ident in ("AB", "AW") and len(variant.colors) > 2):
             raise RecordError(f"{source}:{prop.line}:{prop.col}: property {_clip(prop.ident)} is not used in "
                               f"GM[{variant.game}] ({_colors_text(variant)})")
 

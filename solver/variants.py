@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .errors import NotationError
 from .geometry import Board
-from .pieces import CLASSIC_PIECES, TRIGON_PIECES, piece_by_name
+from .pieces import CLASSIC_PIECES, PIECE_SIZES, TRIGON_PIECES, piece_by_name
 
 CLASSIC_NAMES = ("blue", "yellow", "red", "green")
 JUNIOR_PIECES = tuple(sorted(piece_by_name(n).index for n in "1 2 I3 V3 I4 L4 O T4 Z4 I5 L5 P".split()))
@@ -86,6 +86,13 @@ class Variant:
     @property
     def two_player(self) -> bool:
         return len(self.players) == 2
+
+    @property
+    def squares(self) -> int:
+        """The squares (triangles in Trigon) of a colour's whole set: 89 in
+        the classic games and Duo. Pentobi's points are this plus the
+        advanced score."""
+        return self.copies * sum(PIECE_SIZES[i] for i in self.pieces)
 
 
 def _four_color(key: str, game: str, players, shared: int | None = None, board: Board | None = None,

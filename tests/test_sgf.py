@@ -695,8 +695,6 @@ class TestBadInput:
             ("(;GM[Blokus]\n;5[a1])", "game.blksgf:2:2: property 5 is not used in GM[Blokus] (colours are 1..4)"),
             ("(;GM[Blokus Duo]\n;YELLOW[e10])",
              "game.blksgf:2:2: property YELLOW is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)"),
-            ("(;GM[Blokus Duo]A3[a1])",
-             "game.blksgf:1:17: property A3 is not used in GM[Blokus Duo] (colours are B and W, or 1 and 2)"),
             ("(;GM[Blokus Trigon Three-Player]\n;4[a1])",
              "game.blksgf:2:2: property 4 is not used in GM[Blokus Trigon Three-Player] (colours are 1..3)"),
             # SZ, where present, must be the game's board
