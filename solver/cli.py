@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'blokus COMMAND --help' for the options and examples of a command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render):
+    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render, _add_puzzles):
         add(sub)
     return parser
 
@@ -238,6 +239,15 @@ def _add_render(sub) -> None:
                    help="image width in pixels, 100 to 5000 (default 600)")
 
 
+def _add_puzzles(sub) -> None:
+    p = _command(sub, "puzzles", cmd_puzzles, "list the bundled puzzles and sample games",
+                 "List the puzzles and sample games that come with the package. Every command takes\n"
+                 "one by its name in place of a file.",
+                 ["blokus puzzles", "blokus solve solo-21", "blokus analyze sample-2p --move 56",
+                  "blokus puzzles --json"])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -246,8 +256,33 @@ def main(argv: list[str] | None = None) -> int:
         _print_notices()
 
 
+def _bundled_names(args) -> None:
+    """A FILE that is no file but a bundled puzzle's or game's name means
+    that one (``blokus solve solo-21``, ``blokus show sample-duo``)."""
+    from .bundled import GAME_SUFFIX, PUZZLE_SUFFIX, resolve
+
+    def found(arg: str, *suffixes: str) -> str:
+        for suffix in suffixes:
+            path = resolve(arg, suffix)
+            if os.path.lexists(path):
+                return path
+        if os.sep in arg:
+            return arg  # a path: the reader says what is wrong with it
+        raise OptionError(f"{arg}: cannot read: no such file, nor a bundled puzzle or game of that name "
+                          "('blokus puzzles' lists them)")
+
+    if getattr(args, "puzzle", None):
+        args.puzzle = found(args.puzzle, PUZZLE_SUFFIX)
+    if getattr(args, "file", None):
+        args.file = found(args.file, GAME_SUFFIX, PUZZLE_SUFFIX) if args.command == "render" else \
+            found(args.file, GAME_SUFFIX)
+    if getattr(args, "games", None):
+        args.games = [found(g, GAME_SUFFIX) for g in args.games]
+
+
 def _run(args) -> int:
     try:
+        _bundled_names(args)
         return args.run(args)
     except BlokusError as e:
         print(f"blokus: error: {e}", file=sys.stderr)
@@ -256,8 +291,6 @@ def _run(args) -> int:
         print("blokus: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into e.g. head: stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as e:  # the machine's fault, not the program's: say what, not a traceback
@@ -746,8 +779,6 @@ def _print_color_table(pos, a) -> None:
 # -- annotate -------------------------------------------------------------------
 
 def cmd_annotate(args) -> int:
-    import os
-
     from . import annotate as an
     from .files import check_writable, write_file
     from .render import check_output
@@ -803,6 +834,48 @@ def cmd_annotate(args) -> int:
     for what, path, written in outputs:
         print(f"{what}: {path}" if written else f"{what}: not written (see the error below)")
     return _report_failed(failed, code)
+
+
+# -- puzzles ----------------------------------------------------------------------
+
+def cmd_puzzles(args) -> int:
+    from .bundled import folder, game_files, puzzle_files
+    from .puzzle_file import load_puzzle
+    from .sgf import load_record
+
+    puzzles = [(path, load_puzzle(path)) for path in puzzle_files()]
+    games = [(path, load_record(str(path))) for path in game_files()]
+    if args.json:
+        _emit_json({
+            "folder": str(folder()),
+            "puzzles": [{"name": path.stem, "file": str(path), "board": _board_text(p.board),
+                         "goal": p.goal.value, "pieces": sum(len(p.pieces[c]) for c in p.colors),
+                         "description": p.description} for path, p in puzzles],
+            "games": [{"name": path.stem, "file": str(path), "variant": r.variant.game, "moves": r.move_count}
+                      for path, r in games],
+        })
+        return EXIT_OK
+    print(f"Puzzles (blokus solve NAME), in {folder()}:")
+    for path, p in puzzles:
+        pieces = sum(len(p.pieces[c]) for c in p.colors)
+        print(f"  {path.stem:<24}{_board_text(p.board):<9}{pieces:>3} pieces  {p.goal.value:<10}"
+              f"{_first_sentence(p.description)}")
+    print()
+    print("Sample games (blokus show / analyze / annotate / render NAME):")
+    for path, r in games:
+        print(f"  {path.stem:<24}{r.variant.game:<28}{r.move_count:>3} moves")
+    return EXIT_OK
+
+
+def _board_text(board) -> str:
+    from .geometry import TRIANGLE
+
+    return "triangles" if board.grid == TRIANGLE else f"{board.width}x{board.height}"
+
+
+def _first_sentence(text: str, limit: int = 60) -> str:
+    first = " ".join(text.split(". ")[0].split()).rstrip(".")
+    return first if len(first) <= limit else first[: limit - 3] + "..."
 
 
 # -- render ---------------------------------------------------------------------
