@@ -441,8 +441,9 @@ def _compiled_phase(puzzle: Puzzle, lanes: list, budget: float, stop: threading.
             elif progress is not None and clock.elapsed - reported >= 1.0:
                 reported = clock.elapsed
                 deepest = max(search.deepest for search in lanes)
+                joined = max(len(search.best_partial()) for search in lanes)  # what a stop would hand in
                 progress(Progress(clock.elapsed, sum(search.nodes for search in lanes),
-                                  f"{deepest}/{total} pieces, {lead.name}"))
+                                  f"{deepest}/{total} pieces deep, {joined} joined to their starts, {lead.name}"))
     finally:
         done.set()
         for t in threads:

@@ -377,3 +377,29 @@ def test_a_portfolio_stops_at_the_first_complete_packing(monkeypatch):
     result = hybrid.portfolio(puzzle, [1, 2, 3], time_limit=20, workers=2, jobs=1)  # one after the other, here
     assert result.status is Status.OPTIMAL and runs == [1]
     verify(puzzle, result.placements)
+
+
+def test_ctrl_c_in_the_waste_search_hands_in_what_progress_said():
+    """Progress of the compiled waste search counts the pieces joined to
+    their starts (what a stop hands in) beside the search's depth; SIGINT
+    after a report hands in at least that many."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", "frontier-2c-12x15", "--engine", "hybrid",
+                             "--time-limit", "300", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+    try:
+        for line in proc.stderr:
+            found = re.search(r"(\d+)/42 pieces deep, (\d+) joined to their starts, half-turn waste search", line)
+            if found:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert found and proc.returncode == 130
+    obj = json.loads(out)
+    assert obj["interrupted"] and obj["best_partial"]
+    assert len(obj["placements"]) >= int(found[2])  # (the search may have gone on after the report)
