@@ -885,16 +885,21 @@ def _draw_series(ax, points: list[tuple[int, Bounds]], hex_: str, label: str) ->
 
 def _draw_mistakes(ax, ann: GameAnnotation, paints) -> None:
     """A triangle in the mover's colour on the position after each proven
-    mistake, with the points it lost (at least, when not exact)."""
+    mistake, with the points it lost (at least, when not exact): under the
+    triangle, or over it near the bottom of the plot, where a label under
+    it would be cut off. Called once the value range is set."""
+    bottom, top = ax.get_ylim()
     for n in ann.moves:
         if not n.mistake:
             continue
         y = n.after.lo if n.after.exact else (n.after.lo + n.after.hi) / 2
+        y = min(max(y, bottom), top)  # a mid-band point may lie where the range was cut
         ax.plot([n.move], [y], linestyle="none", marker="v", markersize=9, zorder=5,
                 color=paints[ann.end.name(n.color)].fill, markeredgecolor="#1A1A1A")
         text = f"\u2212{n.loss}" if n.loss is not None else f"\u2212{n.loss_bounds.lo} or more"
-        ax.annotate(text, (n.move, y), textcoords="offset points", xytext=(0, -10), ha="center", va="top",
-                    fontsize=8, color="#1A1A1A", fontweight="bold")
+        low = (y - bottom) < 0.15 * (top - bottom)
+        ax.annotate(text, (n.move, y), textcoords="offset points", xytext=(0, 9 if low else -10), ha="center",
+                    va="bottom" if low else "top", fontsize=8, color="#1A1A1A", fontweight="bold")
 
 
 def _legend(ax, ann: GameAnnotation) -> None:
@@ -956,8 +961,9 @@ def plot_annotation(ann: GameAnnotation, path=None, size: tuple[int, int] = PLOT
             if points:
                 _draw_series(ax, points, PAINTS[pos.name(c)].fill, pos.name(c))
         ax.set_ylabel("guaranteed score of the mover")
-    _draw_mistakes(ax, ann, PAINTS)
     _y_range(ax, ann)
+    ax.set_ylim(*ax.get_ylim())  # fixed now: the marks below must not move it
+    _draw_mistakes(ax, ann, PAINTS)
     _legend(ax, ann)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("move")

@@ -19,6 +19,7 @@ from .geometry import COLORS, NUM_COLORS
 from .pieces import PIECES
 from .result import Progress, Status, Stopwatch
 from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
+from .text import counted
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
@@ -150,7 +151,8 @@ def _add_solve(sub) -> None:
     p.add_argument("--count", action="store_true", help="count all solutions")
     _cpsat_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--render", metavar="PATH", help="also draw the solution into an image (.png, .svg or .gif)")
+    p.add_argument("--render", metavar="PATH",
+                   help="also draw the solution into an image (.png, .svg, or .gif: the pieces placed one by one)")
 
 
 def _cpsat_args(p: argparse.ArgumentParser) -> None:
@@ -474,11 +476,12 @@ def cmd_solve(args) -> int:
         printer.done()
     failed = []
     if args.render and result.placements:
-        from .render import render_solution
+        from .render import image_format, render_solution, render_solution_animation
 
         what = f" (best partial, {_placed_text(puzzle, result)})" if result.best_partial else ""
-        _write_output(failed, lambda: render_solution(puzzle, result.order, args.render, numbers=True,
-                                                      title=f"{puzzle.name}: {result.status.value}{what}"))
+        draw = render_solution_animation if image_format(args.render) == "gif" else render_solution  # GIF: piece by piece
+        _write_output(failed, lambda: draw(puzzle, result.order, args.render, numbers=True,
+                                           title=f"{puzzle.name}: {result.status.value}{what}"))
     code = EXIT_INTERRUPTED if result.interrupted else _EXIT_BY_STATUS[result.status]
     if result.disagreement:
         code = EXIT_DISAGREE
@@ -561,7 +564,8 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
     t = puzzle.table
     print(puzzle.summary())
     method = f", {result.method}" if result.method else ""
-    print(f"Status: {result.status.value} ({result.engine} engine{method}, "
+    engines = "both engines" if result.engine == "both" else f"{result.engine} engine"
+    print(f"Status: {result.status.value} ({engines}{method}, "
           f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
     if puzzle.goal == "maximize" and result.objective is not None:
         print(f"Objective: {result.objective} (bound {result.bound})")
@@ -586,7 +590,7 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
         print()
         for name, r in result.engines.items():
             extra = f", objective {r.objective}" if r.objective is not None else ""
-            extra += f", {r.solution_count} solutions" if r.solution_count is not None else ""
+            extra += f", {counted(r.solution_count, 'solution')}" if r.solution_count is not None else ""
             print(f"  {name:<7} {r.status.value:<11} {r.seconds:7.2f} s  {r.method}{extra}")
         print("  The engines agree." if not result.disagreement else f"  DISAGREEMENT: {result.disagreement}")
     if result.order:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .puzzle import Goal, Puzzle
 from .result import SolveResult, Status
+from .text import counted
 
 
 def disagreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str | None:
@@ -36,7 +37,7 @@ def disagreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str | None:
         for full in complete:
             other = b if full is a else a
             if other.solution_count > full.solution_count:
-                return (f"{other.engine} found {other.solution_count} solutions, more than {full.engine}'s "
+                return (f"{other.engine} found {counted(other.solution_count, 'solution')}, more than {full.engine}'s "
                         f"complete count {full.solution_count}")
     return None
 

@@ -33,6 +33,7 @@ from .puzzle import Connect, Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Status, Stopwatch
 from .scoring import best_bonus
 from .solving import ENGINES, check_time_limit, solve
+from .text import counted
 
 
 @dataclass
@@ -433,8 +434,8 @@ def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
     from the end, how far it is, and where proofs start."""
     left = sum(len(pos.pieces_left(c)) for c in pos.variant.colors if pos.legal_placements(c))
     bounds = " (the bounds follow from the solo optima alone)" if solo_bounds_only else ""
-    return (f"the position is too far from the end to prove in the time given: {left} pieces are still in hand, "
-            f"and values are proven in seconds from about a dozen placements before the end{bounds}; "
+    return (f"the position is too far from the end to prove in the time given: {counted(left, 'piece')} "
+            f"still in hand, and values are proven in seconds from about a dozen placements before the end{bounds}; "
             "'blokus annotate' finds the first move it can prove")
 
 

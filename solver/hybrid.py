@@ -48,6 +48,7 @@ from .placements import Placement
 from .puzzle import Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
 from .symmetry import symmetry_applies
+from .text import counted
 from .verify import VerificationError, verify
 
 SEARCH_SHARE = 0.5  # share of the time limit the search engine gets first (0.25 lost 19x19 packings the beam finds)
@@ -676,7 +677,7 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0,
 
     def ready(workers: int) -> None:
         if progress is not None:
-            progress(Progress(clock.elapsed, 0, f"portfolio: {len(seeds)} runs on {workers} workers", notice=True))
+            progress(Progress(clock.elapsed, 0, f"portfolio: {counted(len(seeds), 'run')} on {counted(workers, 'worker')}", notice=True))
 
     if jobs == 1 and scheduler is None:
         stream = run_serial(task, inputs, stop=halt)

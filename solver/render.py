@@ -47,6 +47,7 @@ from .geometry import COLORS, NUM_COLORS, TRIANGLE, Board, column_name
 from .placements import Placement, placement_table
 from .position import Position
 from .puzzle import Puzzle
+from .text import counted
 from .variants import CLASSIC, Variant
 
 class Paint(NamedTuple):
@@ -171,6 +172,7 @@ class _Scene:
     legend: Sequence[tuple[int, str]] = ()  # (colour, label)
     note: str = ""
     paints: tuple[Paint, ...] = tuple(PAINTS[n] for n in COLORS)  # per colour slot
+    playing: frozenset[int] = frozenset(range(NUM_COLORS))  # colours whose free start squares get a disc
 
 
 def _resolve_highlights(board: Board, highlights: Iterable[Highlight],
@@ -199,7 +201,7 @@ def _position_scene(pos: Position, numbers: bool, title: str | None, highlights:
         note = f"after {len(pos.history)} moves, {turn}"
     return _Scene(pos.board, pieces, highlights=_resolve_highlights(pos.board, highlights, pos.variant),
                   last=tuple(last), numbers=numbers, title=title or "", legend=legend, note=note,
-                  paints=tuple(PAINTS[n] for n in pos.variant.names))
+                  paints=tuple(PAINTS[n] for n in pos.variant.names), playing=frozenset(pos.variant.colors))
 
 
 def _solution_scene(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]], numbers: bool,
@@ -215,12 +217,13 @@ def _solution_scene(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]],
         elif puzzle.setup_of(c):
             legend.append((c, f"{puzzle.color_name(c)} (set-up)"))
     if note is None:
-        note = f"goal: {puzzle.goal}" + (f", {len(puzzle.stars)} stars to cover" if puzzle.stars else "")
-        note += f", {len(puzzle.empty)} squares to leave empty" if puzzle.empty else ""
+        note = f"goal: {puzzle.goal}" + (f", {counted(len(puzzle.stars), 'star')} to cover" if puzzle.stars else "")
+        note += f", {counted(len(puzzle.empty), 'square')} to leave empty" if puzzle.empty else ""
     return _Scene(puzzle.board, pieces, stars=puzzle.stars, empty=puzzle.empty,
                   highlights=_resolve_highlights(puzzle.board, highlights, puzzle.variant), numbers=numbers,
                   title=puzzle.name if title is None else title, legend=legend, note=note,
-                  paints=tuple(PAINTS[puzzle.color_name(c)] for c in range(NUM_COLORS)))
+                  paints=tuple(PAINTS[puzzle.color_name(c)] for c in range(NUM_COLORS)),
+                  playing=frozenset(puzzle.colors))
 
 
 # -- drawing ------------------------------------------------------------------
@@ -264,7 +267,7 @@ def _figure(scene: _Scene, size_px: int):
     for c, sqs in scene.highlights:
         grid.highlight(ax, scene.board, lay, scene.paints[c], sqs)
     grid.outlines(ax, scene.board, lay, region)
-    _draw_start_discs(ax, scene.board, lay, owner, scene.paints)
+    _draw_start_discs(ax, scene.board, lay, owner, scene.paints, scene.playing)
     _draw_stars_and_xs(ax, scene, lay, owner)
     numbered = _draw_numbers(ax, scene, lay) if scene.numbers else set()
     _draw_last_move(ax, scene, lay, numbered)
@@ -368,19 +371,22 @@ def _marks(ax, b: Board, squares: Iterable[int], **style) -> None:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
 
 
-def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int], paints: tuple[Paint, ...]) -> None:
-    """A disc in its colour on each free start square; a square shared by
-    colours gets nested discs (on the triangle grid one neutral disc)."""
+def _draw_start_discs(ax, b: Board, lay: Layout, owner: dict[int, int], paints: tuple[Paint, ...],
+                      playing: frozenset[int]) -> None:
+    """A disc in its colour on each free start square of a colour that
+    plays; a square shared by colours gets nested discs (on the triangle
+    grid one neutral disc)."""
     cell_pt = _mark_px(b, lay) * PT
+    starts = [b.starts[c] if c in playing else frozenset() for c in range(NUM_COLORS)]
     shared_starts: set[int] = set()
     if b.grid == TRIANGLE:
-        shared_starts = {sq for sq in set().union(*b.starts) if sum(sq in s for s in b.starts) > 1}
+        shared_starts = {sq for sq in set().union(*starts) if sum(sq in s for s in starts) > 1}
         _marks(ax, b, sorted(shared_starts - owner.keys()), marker="o", markersize=cell_pt * 0.55,
                markerfacecolor=SHARED_START_HEX, markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * PT)
     for c in range(NUM_COLORS):
-        free = [sq for sq in b.starts[c] if sq not in owner and sq not in shared_starts]
+        free = [sq for sq in starts[c] if sq not in owner and sq not in shared_starts]
         for k in range(c + 1):
-            shared = [sq for sq in free if sum(sq in b.starts[o] for o in range(c)) == k]
+            shared = [sq for sq in free if sum(sq in starts[o] for o in range(c)) == k]
             _marks(ax, b, shared, marker="o", markersize=cell_pt * (0.55 - 0.12 * k), markerfacecolor=paints[c].fill,
                    markeredgecolor=OUTLINE_HEX, markeredgewidth=max(0.8, lay.cell / 30) * PT)
 
@@ -407,7 +413,8 @@ def _draw_numbers(ax, scene: _Scene, lay: Layout) -> set[int]:
             continue
         mx = sum(_centre(b, sq)[0] for sq in sqs) / len(sqs)
         my = sum(_centre(b, sq)[1] for sq in sqs) / len(sqs)
-        sq = min(sqs, key=lambda s: ((_centre(b, s)[0] - mx) ** 2 + (_centre(b, s)[1] - my) ** 2, s))
+        free = [s for s in sqs if s not in scene.stars] or list(sqs)  # not over a star's mark
+        sq = min(free, key=lambda s: ((_centre(b, s)[0] - mx) ** 2 + (_centre(b, s)[1] - my) ** 2, s))
         numbered.add(sq)
         is_last = set(sqs) == set(scene.last)
         ax.text(*_centre(b, sq), str(n), ha="center", va="center_baseline", color="black" if is_last else scene.paints[c].text,
@@ -521,19 +528,23 @@ def _draw_triangle_coordinates(ax, b: Board, lay: Layout) -> None:
     is a vertical strip of triangles), each row's number just outside its
     first and last cell."""
     W, H = b.width, b.height
-    font = min(0.6 * lay.cell, 0.55 * lay.label) * PT
+    # a column is half a side wide: letters as wide as it allows (two-letter names a little narrower),
+    # row numbers as large as the label band allows
+    letter = min(1.0 * lay.cell, 0.6 * lay.label) * PT
+    number = 0.55 * lay.label * PT
     gap_x = (lay.label / 2) / lay.cell
     gap_y = (lay.label / 2) / (_extent(b, lay.cell)[1] / (H * _ROW))
-    style = dict(ha="center", va="center", fontsize=font, color="#333333", clip_on=False)
+    style = dict(ha="center", va="center", color="#333333", clip_on=False)
     for col in range(W):
         if any(r * W + col not in b.outside for r in range(H)):
+            name = column_name(col)
             for y in (-gap_y, H * _ROW + gap_y):
-                ax.text(col + 1, y, column_name(col), **style)
+                ax.text(col + 1, y, name, fontsize=letter * (0.72 if len(name) > 1 else 1), **style)
     for row in range(H):
         cols = [c for c in range(W) if row * W + c not in b.outside]
         if cols:
             for x in (cols[0] - gap_x, cols[-1] + 2 + gap_x):
-                ax.text(x, (H - row - 0.5) * _ROW, str(H - row), **style)
+                ax.text(x, (H - row - 0.5) * _ROW, str(H - row), fontsize=number, **style)
 
 
 class _GridSteps(NamedTuple):
@@ -682,12 +693,30 @@ def render_animation(position: Position, path: str | os.PathLike | None = None, 
     ``path`` (must end in .gif) or returns the bytes."""
     if path is not None:
         check_output(path, allowed=("gif",))
-    frames = []
-    for pos in replay(position):
-        fig = _figure(_position_scene(pos, numbers, title, (), True, None), size_px)
-        frames.append(_rgb_image(fig))
+    figures = (_figure(_position_scene(pos, numbers, title, (), True, None), size_px) for pos in replay(position))
+    return _write_gif(figures, path, frame_ms, last_frame_ms)
+
+
+def render_solution_animation(puzzle: Puzzle, placements: Sequence[tuple[int, Placement]],
+                              path: str | os.PathLike | None = None, *, numbers: bool = True,
+                              title: str | None = None, size_px: int = 600, frame_ms: int = 500,
+                              last_frame_ms: int = 3000) -> bytes | None:
+    """An animated GIF of a solution placed piece by piece in the order
+    given (a play order): the puzzle first, then one frame per placement.
+    Writes ``path`` (must end in .gif) or returns the bytes."""
+    if path is not None:
+        check_output(path, allowed=("gif",))
+    figures = (_figure(_solution_scene(puzzle, placements[:k], numbers, title, (), None), size_px)
+               for k in range(len(placements) + 1))
+    return _write_gif(figures, path, frame_ms, last_frame_ms)
+
+
+def _write_gif(figures, path, frame_ms: int, last_frame_ms: int) -> bytes | None:
+    """Frames (figures, drawn one at a time) as an animated GIF on one
+    palette, the last's: written to ``path`` or returned."""
     from PIL import Image
 
+    frames = [_rgb_image(fig) for fig in figures]
     palette = frames[-1].quantize(colors=64, dither=Image.Dither.NONE)
     images = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     durations = [frame_ms] * (len(images) - 1) + [last_frame_ms]

@@ -78,3 +78,8 @@ def position_owner(pos) -> dict[int, str]:
             owner[low.bit_length() - 1] = letter
             m ^= low
     return owner
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun in the number it needs: ``1 solution``, ``2 solutions``."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -398,3 +398,22 @@ def test_without_from_only_proven_moves_are_written(tmp_path, capsys):
     assert f"the time limit ran out at move {first - 1}: it and the moves before it are not analysed" in obj["notes"]
     text = out.read_text()
     assert "may have lost" not in text and "DO[" not in text
+
+
+def test_mistake_labels_near_the_bottom_go_above_their_mark(duo):
+    from matplotlib.figure import Figure
+
+    from solver.annotate import PAINTS, _draw_mistakes
+
+    _, _, ann = duo
+    mistakes = [n for n in ann.moves if n.mistake]
+    assert mistakes
+    ax = Figure().add_subplot()
+    low = min(n.after.lo for n in mistakes)
+    ax.set_ylim(low, low + 100)  # the lowest mistake sits on the bottom edge
+    _draw_mistakes(ax, ann, PAINTS)
+    for label in ax.texts:
+        y = label.xy[1]
+        under = label.get_va() == "top"
+        assert not (under and y - low < 15), f"label {label.get_text()} at {y} would be cut off"
+    assert any(label.get_va() == "bottom" for label in ax.texts)

@@ -407,3 +407,10 @@ def test_a_record_given_to_solve_is_named(capsys):
     assert main(["solve", str(SAMPLE_DUO)]) == 2
     assert capsys.readouterr().err == (f"blokus: error: {SAMPLE_DUO}:1: this is not a puzzle file; it looks like a game "
                                        "record (.blksgf), which 'blokus show', 'analyze', 'annotate' and 'render' read\n")
+
+
+def test_both_engines_and_one_solution_read_right(capsys):
+    assert main(["solve", str(PUZZLE_DIR / "stars-8x8.toml"), "--engine", "both", "--count"]) == 0
+    out = capsys.readouterr().out
+    assert "Status: OPTIMAL (both engines, " in out
+    assert "Solutions: 1\n" in out and ", 1 solution" in out and "1 solutions" not in out

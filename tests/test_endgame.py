@@ -288,7 +288,7 @@ def test_a_position_far_from_the_end_says_so(capsys):
     assert main(["analyze", game, "--move", "10", "--time-limit", "3"]) == 0
     out = capsys.readouterr().out
     assert "Game value (blue+red minus yellow+green): not proven in the time given (proven bounds " in out
-    assert "Note: the position is too far from the end to prove in the time given: 74 pieces are still in hand" in out
+    assert "Note: the position is too far from the end to prove in the time given: 74 pieces still in hand" in out
     assert "'blokus annotate' finds the first move it can prove" in out
 
 

@@ -295,3 +295,53 @@ def test_duo_draws_purple_and_orange():
     image = png(render.render_position(pos, size_px=400, last_move=False))
     assert pixel(image, pos.board, "e10", 400) == rgb(render.PAINTS["purple"].fill)
     assert pixel(image, pos.board, "j5", 400) == rgb(render.PAINTS["orange"].fill)
+
+
+# -- small things people see ------------------------------------------------------------------
+
+def test_one_square_to_leave_empty_is_singular():
+    from solver.puzzle_file import parse_puzzle
+
+    puzzle = parse_puzzle('[board]\nsize = "4x4"\n[pieces]\nblue = "I3"\n[rules]\nempty = ["d1"]\nstars = ["a4"]\n')
+    note = render._solution_scene(puzzle, (), False, None, (), None).note
+    assert note == "goal: place-all, 1 star to cover, 1 square to leave empty"
+
+
+def test_move_numbers_are_not_drawn_over_stars():
+    from solver.puzzle_file import parse_puzzle
+    from solver.solving import solve
+
+    # the I3's middle square, where its number would go, is a star
+    puzzle = parse_puzzle('[board]\nsize = "3x1"\n[pieces]\nblue = "I3"\n[rules]\nconnect = "free"\nstars = ["b1"]\n')
+    order = solve(puzzle).order
+    fig = render._figure(render._solution_scene(puzzle, order, True, None, (), None), 600)
+    ax = fig.axes[0]
+    b = puzzle.board
+    numbers = {tuple(t.get_position()) for t in ax.texts if t.get_text().isdigit()
+               and 0 < t.get_position()[0] < b.width and 0 < t.get_position()[1] < b.height}  # not the row numbers
+    assert len(numbers) == len(order)
+    stars = {render._centre(puzzle.board, sq) for sq in puzzle.stars}
+    assert stars and not numbers & stars
+
+
+def test_a_puzzle_draws_start_discs_of_its_own_colours_only():
+    puzzle = load_puzzle(ROOT / "puzzles" / "solo-21.toml")  # blue alone, on a board with four corner starts
+    image = png(render.render_solution(puzzle))
+    b = puzzle.board
+    assert pixel(image, b, "a20") == rgb(render.COLOR_HEX[0])
+    for corner in ("t20", "t1", "a1"):
+        assert pixel(image, b, corner) == WHITE, corner
+
+
+def test_trigon_column_letters_are_readable():
+    pos = load_record(str(ROOT / "puzzles" / "games" / "sample-trigon.blksgf")).position()
+    fig = render._figure(render._position_scene(pos, False, None, (), True, None), 600)
+    letters = [t for t in fig.axes[0].texts if t.get_text().isalpha() and len(t.get_text()) == 1]
+    assert letters and min(t.get_fontsize() for t in letters) >= 9  # points, at 600 px
+
+
+def test_solve_render_gif_places_the_pieces_one_by_one(tmp_path, capsys):
+    out = tmp_path / "s.gif"
+    assert main(["solve", str(ROOT / "puzzles" / "stars-8x8.toml"), "--render", str(out), "--json"]) == 0
+    placed = len(json.loads(capsys.readouterr().out)["placements"])
+    assert Image.open(out).n_frames == placed + 1

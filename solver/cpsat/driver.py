@@ -15,6 +15,7 @@ from ortools.sat.python import cp_model
 from ..puzzle import Connect, Goal, Puzzle
 from ..result import Progress, ProgressCallback, Solution, SolveResult, Status
 from ..symmetry import interchangeable_colors
+from ..text import counted
 from .connectivity import violations
 from .counting import add_exact_cover_branching, first_square, images
 from .hints import add_hint
@@ -43,7 +44,7 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
                 self.seen.add(key)
                 self.solutions.append(sol)
         if self.progress:
-            text = f"{len(self.solutions)} solutions" if self.collect else "solution found"
+            text = counted(len(self.solutions), "solution") if self.collect else "solution found"
             if self.m.objective is not None:
                 text = f"objective {int(self.objective_value)} bound {int(self.best_objective_bound)}"
             self.progress(Progress(time.monotonic() - self.start, self.num_branches, text))
