@@ -642,7 +642,8 @@ def cmd_analyze(args) -> int:
         _emit_json(_analysis_json(args, record, pos, a, n, seconds, failed))
     else:
         _print_analysis(args, record, pos, a, n, seconds, failed)
-    return _report_failed(failed, EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_OK)
+    code = EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_INTERRUPTED if a.interrupted else EXIT_OK
+    return _report_failed(failed, code)
 
 
 def _render_analysis(args, pos, a, n: int, total: int) -> None:
@@ -693,6 +694,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
         "best_move": best_move,
         "notes": a.notes,
         "nodes": a.nodes,
+        "interrupted": a.interrupted,
         "positions_per_second": None if a.positions_per_second is None else round(a.positions_per_second),
     }
     if args.render:

@@ -22,6 +22,7 @@ does not take.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -32,7 +33,7 @@ from .position import Move, Position
 from .puzzle import Connect, Goal, Measure, Puzzle
 from .result import Progress, ProgressCallback, Status, Stopwatch
 from .scoring import best_bonus
-from .solving import ENGINES, check_time_limit, solve
+from .solving import ENGINES, check_time_limit, ctrl_c_stops, solve
 from .text import counted
 
 
@@ -66,6 +67,7 @@ class Analysis:
     seconds: float | None = None  # the game tree's time
     depth: int | None = None  # the most plies below this position its lines reached
     tree_proven: bool = False  # every game-tree search finished
+    interrupted: bool = False  # stopped by Ctrl-C: what was proven by then
 
     @property
     def positions_per_second(self) -> float | None:
@@ -271,25 +273,40 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: s
         if progress:
             progress(Progress(clock.elapsed, 0, text))
 
-    active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
-    reports = []
-    for c in range(NUM_COLORS):
-        if c in pos.variant.colors:  # (a slot not in play has nothing to place)
-            say(f"solo optimum of {pos.name(c)}")
-        left = sum(1 for a in active if a >= c)
-        share = max(0.5, clock.left() / (2 * max(1, left)))
-        reports.append(_solo(pos, c, engine, share, options, tree))
-    analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
-    if pos.game_over:
-        analysis.notes.append("the game is over: these are the final scores")
-    all_proven = all(r.proven for r in reports)
-    if two_player:
-        say("game value (alpha-beta)")
-        _two_player(analysis, clock.deadline, all_proven, tree)
-    else:
-        say("guaranteed scores (alpha-beta)")
-        _four_player(analysis, clock.deadline, tree)
+    with ctrl_c_stops() as stop:  # Ctrl-C: what was proven by then
+        active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
+        reports = []
+        for c in range(NUM_COLORS):
+            if stop.is_set():
+                reports.append(_unsolved(pos, c))
+                continue
+            if c in pos.variant.colors:  # (a slot not in play has nothing to place)
+                say(f"solo optimum of {pos.name(c)}")
+            left = sum(1 for a in active if a >= c)
+            share = max(0.5, clock.left() / (2 * max(1, left)))
+            reports.append(_solo(pos, c, engine, share, options, tree))
+        analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
+        if pos.game_over:
+            analysis.notes.append("the game is over: these are the final scores")
+        all_proven = all(r.proven for r in reports)
+        if two_player:
+            say("game value (alpha-beta)")
+            _two_player(analysis, clock.deadline, all_proven, tree, stop)
+        else:
+            say("guaranteed scores (alpha-beta)")
+            _four_player(analysis, clock.deadline, tree, stop)
+        analysis.interrupted = stop.is_set()
+    if analysis.interrupted:
+        analysis.notes.append("interrupted (Ctrl-C): what was proven by then")
     return analysis
+
+
+def _unsolved(pos: Position, color: int) -> ColorReport:
+    """A colour's report with no search: its score now, the bound of its reach."""
+    now = pos.score(color)
+    if not pos.hand[color] or not pos.legal_placements(color):
+        return ColorReport(color, now, now, True, "rules")
+    return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
 
 
 def compiled_tree_applies(pos: Position) -> bool:
@@ -319,10 +336,11 @@ class _TreeRun:
     """One game-tree engine for an analysis: the compiled one where it
     applies, else the Python reference; adds up what its searches did."""
 
-    def __init__(self, analysis: Analysis, tree: str):
+    def __init__(self, analysis: Analysis, tree: str, stop: threading.Event | None = None):
         from .search import treekernel
 
         self.analysis = analysis
+        self.stop = stop
         self.compiled = tree == "compiled" and compiled_tree_applies(analysis.position)
         self.kernel = treekernel
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
@@ -333,7 +351,7 @@ class _TreeRun:
             return self._count(lambda: self._solve_two_player(pos, deadline, window))
         from .search.gametree import two_player_value
 
-        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=ScoreOutlook()))
+        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=self._outlook()))
 
     def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
         """The guaranteed scores of ``colors`` (value and best move, or the
@@ -341,14 +359,14 @@ class _TreeRun:
         engine searches TREE_THREADS colours at once."""
         pos = self.analysis.position
         if self.compiled:
-            outs = self.kernel.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS)
+            outs = self.kernel.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS, self.stop)
             return {c: self._tally(out) for c, out in outs.items()}
         from .search.gametree import OutOfTime, guaranteed_score
 
         found: dict = {}
         for c in colors:
             try:
-                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=ScoreOutlook()))
+                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=self._outlook()))
             except OutOfTime as e:
                 found[c] = e
         return found
@@ -367,8 +385,24 @@ class _TreeRun:
         if TREE_THREADS > 1:
             from .search import treesplit
 
-            return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS)
-        return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS)
+            return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS,
+                                              stop=self.stop)
+        return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS, stop=self.stop)
+
+    def _outlook(self):
+        """The Python tree's score outlook, which also ends its search at ``stop``."""
+        from .search.gametree import OutOfTime
+
+        look = ScoreOutlook()
+        if self.stop is None:
+            return look
+
+        def checked(p: Position):
+            if self.stop.is_set():
+                raise OutOfTime
+            return look(p)
+
+        return checked
 
     def _count(self, search) -> tuple[int, Move | None]:
         try:
@@ -395,7 +429,8 @@ TREE_THREADS = 2  # threads of the compiled tree: four-player colours searched a
 # --four), two-player root moves split between them (benchmarks/tree_split.py)
 
 
-def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled") -> None:
+def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled",
+                stop: threading.Event | None = None) -> None:
     from .search.gametree import OutOfTime
 
     pos, reps = analysis.position, analysis.colors
@@ -415,14 +450,15 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str
         s1, s2 = pos.seat_scores()
         analysis.game_value, analysis.game_value_proven = s1 - s2, True
         return
-    run = _TreeRun(analysis, tree)
+    run = _TreeRun(analysis, tree, stop)
     try:
         value, move = run.two_player(deadline, (lo, hi))
     except OutOfTime as e:
         bounds = getattr(e, "bounds", None)
         if bounds is not None:
             analysis.game_bounds = (max(lo, bounds[0]), min(hi, bounds[1]))
-        analysis.notes.append(too_far_note(pos, analysis.game_bounds == (lo, hi)))
+        if not (stop is not None and stop.is_set()):
+            analysis.notes.append(too_far_note(pos, analysis.game_bounds == (lo, hi)))
         return
     analysis.game_value, analysis.game_value_proven, analysis.best_move = value, True, move
     analysis.tree_proven = True
@@ -439,7 +475,8 @@ def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
             "'blokus annotate' finds the first move it can prove")
 
 
-def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") -> None:
+def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled",
+                 stop: threading.Event | None = None) -> None:
     from .search.gametree import OutOfTime
 
     pos = analysis.position
@@ -453,13 +490,14 @@ def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled") ->
         analysis.best_move = _first_move(analysis)
         analysis.notes.append("the colours no longer interact: each can guarantee its solo optimum")
         return
-    run = _TreeRun(analysis, tree)
+    run = _TreeRun(analysis, tree, stop)
     proven = 0
     players = [r for r in analysis.colors if any(r.color in colors for colors in pos.variant.players)]
     found = run.guaranteed([r.color for r in players], deadline)
     for r in players:
         if isinstance(found[r.color], OutOfTime):
-            analysis.notes.append(f"{pos.name(r.color)}: the guaranteed score was not proven within the time limit")
+            if not (stop is not None and stop.is_set()):
+                analysis.notes.append(f"{pos.name(r.color)}: the guaranteed score was not proven within the time limit")
             continue
         value, move = found[r.color]
         proven += 1

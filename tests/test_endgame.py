@@ -329,3 +329,30 @@ def test_an_unproven_solo_optimum_shows_its_proven_range(capsys):
         assert "none" not in row
         if "not proven" in row:
             assert re.search(r"[+-]\d+\.\.[+-]\d+", row), row
+
+
+def test_ctrl_c_ends_an_analysis_with_what_was_proven():
+    """SIGINT, as Ctrl-C sends it, in the middle of a long game-tree search:
+    the threads stop (no wait for the deadline), the analysis is printed
+    with what was proven, exit 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    game = str(ROOT / "puzzles" / "games" / "sample-2p.blksgf")
+    warm = subprocess.run([sys.executable, "-m", "solver", "analyze", game, "--move", "60", "--time-limit", "30"],
+                          capture_output=True, cwd=ROOT, timeout=600)  # the compiled tree loaded, not compiled, below
+    assert warm.returncode == 0
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "analyze", game, "--move", "40", "--time-limit", "600",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        time.sleep(8)  # loading takes about a second, the solo optima two: the tree search is under way
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)  # a hang until the deadline would be ten minutes
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    obj = json.loads(out)
+    assert obj["interrupted"] and not obj["game_value_proven"]
+    assert "interrupted (Ctrl-C): what was proven by then" in obj["notes"]

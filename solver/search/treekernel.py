@@ -1583,18 +1583,19 @@ TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_piece
 
 
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
-                     settle: bool = True, table_bits: int = 20) -> Outcome:
+                     settle: bool = True, table_bits: int = 20, stop: threading.Event | None = None) -> Outcome:
     """The two-player value (seat 1 minus seat 2 under best play) with its
     best move and the search's figures; raises OutOfTime (with the bounds
-    proven so far). ``window``: proven bounds on the value, if known."""
+    proven so far) when the deadline passes or ``stop`` is set first.
+    ``window``: proven bounds on the value, if known."""
     if pos.game_over:
         return Outcome(_final_value(pos, TWO_PLAYER_WEIGHT), None, 1, 0, 0, 0.0)
     p = params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settle, **TWO_PLAYER_BOUNDS)
-    return engine(pos.board, table_bits).run(pos, p, deadline, window)
+    return engine(pos.board, table_bits).run(pos, p, deadline, window, stop=stop)
 
 
 def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
-                     table_bits: int = 20, eng: Engine | None = None) -> Outcome:
+                     table_bits: int = 20, eng: Engine | None = None, stop: threading.Event | None = None) -> Outcome:
     """The score ``color`` can guarantee whatever the others do (they
     minimise it), the best move of the colour to move, and the search's
     figures; raises OutOfTime. ``eng``: the engine to search with (the
@@ -1602,16 +1603,17 @@ def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: 
     if pos.game_over:
         return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
     eng = eng or engine(pos.board, table_bits)
-    return eng.run(pos, guaranteed_params(pos, color, settle), deadline)
+    return eng.run(pos, guaranteed_params(pos, color, settle), deadline, stop=stop)
 
 
 def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 1,
-                         table_bits: int = 20) -> dict[int, Outcome | OutOfTime]:
+                         table_bits: int = 20, stop: threading.Event | None = None) -> dict[int, Outcome | OutOfTime]:
     """The guaranteed scores of several colours, searched on ``workers``
     threads at once (the searches share nothing: each thread has an
     engine with tables of its own, and takes the next colour when it is
-    done), in the order given. A colour not proven by the deadline maps to
-    its OutOfTime; any other error of a search is raised here."""
+    done), in the order given. A colour not proven by the deadline (or
+    before ``stop`` is set) maps to its OutOfTime; any other error of a
+    search is raised here."""
     engs = independent_engines(pos.board, table_bits, max(1, min(workers, len(colors))))
     todo = list(colors)
     lock = threading.Lock()
@@ -1625,7 +1627,7 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
                     return
                 c = todo.pop(0)
             try:
-                results[c] = solve_guaranteed(pos.copy(), c, deadline, eng=eng)
+                results[c] = solve_guaranteed(pos.copy(), c, deadline, eng=eng, stop=stop)
             except OutOfTime as e:
                 results[c] = e
             except Exception as e:  # raised in the caller's thread below

@@ -175,24 +175,30 @@ class _Figures:
 
 
 def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi: int, deadline: float | None,
-           plies: int, figures: _Figures, below: int = 0) -> tuple[int, Move]:
+           plies: int, figures: _Figures, below: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
     """(value, best move) of ``pos`` within (lo, hi): with ``plies`` > 1
     its first move's value first (split the same way, one ply less: the
     principal variation is split all the way down), then its other moves
-    tested against it on every thread."""
+    tested against it on every thread; ``stop`` set ends the threads
+    (OutOfTime) as the deadline does."""
     moves = root_moves(pos)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
     child.push(moves[0])
     if plies > 1 and not child.game_over:
-        root.best, _ = _split(child, params, engs, lo, hi, deadline, plies - 1, figures, below + 1)
+        root.best, _ = _split(child, params, engs, lo, hi, deadline, plies - 1, figures, below + 1, stop)
         root.best_move, root.taken = moves[0], 1
     threads = [threading.Thread(target=_worker, args=(root, e, k)) for k, e in enumerate(engs)]
     for th in threads:
         th.start()
     for th in threads:
-        th.join()
+        while th.is_alive():
+            th.join(0.05)
+            if stop is not None and stop.is_set() and root.error is None:
+                root.error = tk.OutOfTime((lo, hi), 0, 0, 0.0)
+                for ev in root.stale:  # the kernels stop at their next look
+                    ev.set()
     figures.add(root, below)
     if root.error is not None:
         raise root.error
@@ -201,7 +207,7 @@ def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi:
 
 def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
                window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
-               plies: int = 1) -> tk.Outcome:
+               plies: int = 1, stop: threading.Event | None = None) -> tk.Outcome:
     """The value and best move of ``pos`` (the game not over), its moves
     searched on ``workers`` threads (``share``: one table for all; else an
     engine with tables of its own each), the first move's value first
@@ -217,16 +223,17 @@ def split_root(pos: Position, params: tk.Params, deadline: float | None, workers
         e.st.killers.fill(-1)
     figures = _Figures()
     try:
-        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures)
+        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
     except tk.OutOfTime:
         raise tk.OutOfTime((lo, hi), figures.nodes, figures.depth, time.perf_counter() - t0) from None
     return tk.Outcome(value, move, figures.nodes, figures.solo_nodes, figures.depth, time.perf_counter() - t0)
 
 
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
-                     workers: int = 2, table_bits: int = 20, share: bool = True, plies: int = 1) -> tk.Outcome:
+                     workers: int = 2, table_bits: int = 20, share: bool = True, plies: int = 1,
+                     stop: threading.Event | None = None) -> tk.Outcome:
     """:func:`treekernel.solve_two_player` with the root split between ``workers`` threads."""
     if pos.game_over:
         return tk.solve_two_player(pos, deadline, window, table_bits=table_bits)
     p = tk.params(pos, tk.TWO_PLAYER_WEIGHT, (1, 0, 1, 0), True, **tk.TWO_PLAYER_BOUNDS)
-    return split_root(pos, p, deadline, workers, window, table_bits, share, plies)
+    return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
