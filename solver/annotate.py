@@ -1031,6 +1031,7 @@ class BatchReport:
     failed: dict[str, str] = field(default_factory=dict)  # game -> error
     summary: str = ""  # the path of summary.csv, once written
     summary_error: str | None = None  # why summary.csv could not be written
+    interrupted: bool = False  # Ctrl-C: the games not done are failed with INTERRUPTED
 
 
 def game_files(paths: list[str]) -> list[str]:
@@ -1178,6 +1179,26 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
     else:
         outcomes = run_tasks(task, inputs, workers=min(workers, max(1, len(inputs))), scheduler=scheduler)
     clock = Stopwatch()
+    try:
+        _collect(outcomes, out_dir, report, files, clock, progress, on_outcome)
+    except KeyboardInterrupt:  # Ctrl-C: the games done are kept, the summary says which are not
+        report.interrupted = True
+        for game in files:
+            if game not in report.annotated and game not in report.skipped and game not in report.failed:
+                report.failed[game] = INTERRUPTED
+    try:
+        report.summary = write_summary(out_dir, report)
+    except OutputError as e:
+        report.summary_error = str(e)
+    return report
+
+
+INTERRUPTED = "not annotated: interrupted (Ctrl-C)"
+
+
+def _collect(outcomes, out_dir, report: BatchReport, files: list[str], clock: Stopwatch,
+             progress: ProgressCallback | None, on_outcome: Callable[[object], None] | None) -> None:
+    """Write each game's outputs as its outcome arrives and keep the report."""
     for outcome in outcomes:
         error = outcome.error
         if outcome.ok:
@@ -1195,9 +1216,4 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
             done = len(report.annotated) + len(report.failed) + len(report.skipped)
             bar = "#" * round(20 * done / max(1, len(files)))
             progress(Progress(clock.elapsed, 0, f"annotate [{bar:<20}] {done}/{len(files)} games, "
-                                                f"{len(report.failed)} failed"))
-    try:
-        report.summary = write_summary(out_dir, report)
-    except OutputError as e:
-        report.summary_error = str(e)
-    return report
+                                                f"{len(report.failed)} failed", notice=True))  # each game's end

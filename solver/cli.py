@@ -809,12 +809,18 @@ def cmd_annotate(args) -> int:
         finally:
             printer.done()
         for game, error in report.failed.items():
-            print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
+            if error != an.INTERRUPTED:
+                print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
         if report.summary_error:
             print(f"blokus: error: {report.summary_error}", file=sys.stderr)
         summary = report.summary or "not written (see the error above)"
-        print(f"{len(report.annotated)} annotated, {len(report.skipped)} already done, {len(report.failed)} failed "
-              f"of {len(report.games)} games; summary: {summary}")
+        stopped = sum(1 for e in report.failed.values() if e == an.INTERRUPTED)
+        failed = len(report.failed) - stopped
+        print(f"{len(report.annotated)} annotated, {len(report.skipped)} already done, {failed} failed"
+              + (f", {stopped} not done (interrupted)" if report.interrupted else "")
+              + f" of {len(report.games)} games; summary: {summary}")
+        if report.interrupted:
+            return EXIT_INTERRUPTED
         return EXIT_ERROR if report.failed or report.summary_error else EXIT_OK
     text, record = an.read_game(args.games[0])
     if args.plot:

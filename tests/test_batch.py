@@ -296,3 +296,40 @@ def test_same_names_in_two_folders_are_refused(games, tmp_path, capsys):
     (other / "duo-0.blksgf").write_text(endgame_record(0))
     assert main(["annotate", str(games), str(other), "--out-dir", str(tmp_path / "out")]) == 2
     assert "have the same name" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
+    """SIGINT once two quick games are done and a long one runs: those two
+    are kept, summary.csv lists the long one as not done, exit 130; a rerun
+    skips the two."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("duo-0.blksgf", "duo-1.blksgf"):
+        shutil.copy(games / name, folder / name)
+    shutil.copy(root / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "annotate", str(folder), "--out-dir", str(out), "--from",
+                             "1", "--time-limit", "600", "--workers", "2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=root)
+    try:
+        for line in proc.stderr:  # one progress line per game ended
+            if "2/3 games" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "2 annotated, 0 already done, 0 failed, 1 not done (interrupted) of 3 games" in stdout
+    rows = {os.path.basename(r["game"]): r["error"] for r in csv.DictReader((out / "summary.csv").open())}
+    assert rows == {"duo-0.blksgf": "", "duo-1.blksgf": "", "long.blksgf": "not annotated: interrupted (Ctrl-C)"}
+    assert sorted(p.name for p in out.glob("*.json")) == ["duo-0.json", "duo-1.json"]
+    report = annotate_batch([str(folder / "duo-0.blksgf"), str(folder / "duo-1.blksgf")], str(out), OPTIONS,
+                            workers=0)
+    assert sorted(report.skipped) == sorted(str(folder / n) for n in ("duo-0.blksgf", "duo-1.blksgf"))
