@@ -61,6 +61,7 @@ class Outcome:
 
 
 SKIPPED = "not started: stopped first"
+LOST = "lost: the Dask cluster went away (its scheduler stopped) before this task ended"
 
 
 class _NotStarted:
@@ -216,6 +217,7 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 LOOPBACK = "127.0.0.1"
+_DASK_LOGS = ("distributed", "distributed.client", "distributed.core", "distributed.comm")
 
 
 class _client:
@@ -228,6 +230,7 @@ class _client:
     def __init__(self, workers: int, scheduler: str | None):
         self.workers, self.scheduler = workers, scheduler
         self.cluster = self.client = None
+        self.log_levels: dict[str, int] = {}
 
     def __enter__(self):
         import logging
@@ -235,6 +238,10 @@ class _client:
         import dask
         from distributed import Client, LocalCluster
 
+        # Dask logs its own tracebacks when the scheduler goes away; each task's outcome says it instead
+        self.log_levels = {name: logging.getLogger(name).level for name in _DASK_LOGS}
+        for name in _DASK_LOGS:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             if self.scheduler:
                 check_scheduler(self.scheduler)
@@ -255,10 +262,16 @@ class _client:
         return self.client
 
     def __exit__(self, *exc) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        import logging
+
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            for name, level in self.log_levels.items():
+                logging.getLogger(name).setLevel(level)
 
 
 def _stream(client, task, inputs: list[tuple[str, Any]], stop_name: str | None = None,
@@ -276,7 +289,7 @@ def _stream(client, task, inputs: list[tuple[str, Any]], stop_name: str | None =
         if future.status == "error":
             outcome = Outcome(name, error=_error_text(future.exception()))
         elif future.status == "cancelled":
-            outcome = Outcome(name, error="cancelled (the cluster went away?)")
+            outcome = Outcome(name, error=LOST)
         else:
             seconds, value = future.result()
             if isinstance(value, _NotStarted):

@@ -236,3 +236,45 @@ def test_a_cpsat_solve_takes_fewer_workers_to_fit_the_memory(tmp_path):
     assert ("  1 CP-SAT worker, not 2: each needs about 1.9 GB more and the process's address-space limit "
             "(ulimit -v) leaves ") in proc.stderr
     assert json.loads(proc.stdout)["status"] in ("OPTIMAL", "UNKNOWN")
+
+
+def test_a_lost_scheduler_fails_each_game_cleanly_and_the_summary_is_written(tmp_path):
+    """A real scheduler and worker processes of their own; the scheduler is
+    killed while the games run: each game is reported lost, no Dask
+    traceback, summary.csv written, exit 2."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+                               "--nthreads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    games = tmp_path / "games"
+    games.mkdir()
+    for seed in (0, 1, 2):
+        (games / f"duo-{seed}.blksgf").write_text(endgame_record(seed, 12), encoding="utf-8")
+    out = tmp_path / "out"
+    try:
+        time.sleep(4)  # the scheduler listening, the worker joined
+        batch = subprocess.Popen([sys.executable, "-m", "solver", "annotate", str(games), "--out-dir", str(out),
+                                  "--from", "1", "--time-limit", "600", "--scheduler", address],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        time.sleep(8)  # the games submitted and running (each takes minutes at this limit)
+        scheduler.kill()
+        stdout, stderr = batch.communicate(timeout=120)
+    finally:
+        for proc in (scheduler, worker):
+            proc.kill()
+            proc.wait()
+    assert batch.returncode == 2
+    assert "Traceback" not in stderr
+    assert "0 annotated, 0 already done, 3 failed of 3 games" in stdout
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert [r["error"] for r in rows] == ["lost: the Dask cluster went away (its scheduler stopped) before this task ended"] * 3
