@@ -3,7 +3,7 @@
 
 Exit codes: 0 done (solved), 2 error (bad input or usage), 3 INFEASIBLE,
 4 UNKNOWN (time ran out before an answer), 5 the two engines disagree, 130
-Ctrl-C (after printing what was found so far).
+Ctrl-C or SIGTERM (after printing what was found so far).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check
 from .text import counted
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
-EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
+EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -253,9 +253,29 @@ def _add_puzzles(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        with _sigterm_as_ctrl_c():
+            return _run(args)
     finally:
         _print_notices()
+
+
+class _sigterm_as_ctrl_c:
+    """SIGTERM (``kill``, ``timeout``) handled as Ctrl-C: the work stops
+    and hands in what it found, the command exits 130."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
 
 
 def _bundled_names(args) -> None:

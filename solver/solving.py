@@ -117,12 +117,14 @@ def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | N
     return result
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # both stop the work and hand in what was found
 _active_stop: threading.Event | None = None  # the event of the ctrl_c_stops block the main thread is in
 
 
 @contextmanager
 def ctrl_c_stops() -> Iterator[threading.Event]:
-    """While solving, Ctrl-C (SIGINT) sets an event that the engines watch,
+    """While solving, Ctrl-C (SIGINT, and SIGTERM the same: ``kill``,
+    ``timeout``) sets an event that the engines watch,
     so that they stop and report what they found instead of losing it to
     KeyboardInterrupt. The event is set at once even while the main thread
     is inside CP-SAT's C++ code (where Python handlers cannot run): a
@@ -143,10 +145,10 @@ def ctrl_c_stops() -> Iterator[threading.Event]:
 
     def listen() -> None:
         while data := os.read(read_end, 16):
-            if signal.SIGINT in data:
+            if any(sig in data for sig in STOP_SIGNALS):
                 stop.set()
 
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    previous = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in STOP_SIGNALS}
     previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     listener = threading.Thread(target=listen, name="ctrl-c", daemon=True)
     listener.start()
@@ -155,7 +157,8 @@ def ctrl_c_stops() -> Iterator[threading.Event]:
     finally:
         _active_stop = None
         signal.set_wakeup_fd(previous_fd)
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         os.close(write_end)  # the listener reads end of file and ends
         listener.join()
         os.close(read_end)

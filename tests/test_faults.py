@@ -278,3 +278,25 @@ def test_a_lost_scheduler_fails_each_game_cleanly_and_the_summary_is_written(tmp
     assert "0 annotated, 0 already done, 3 failed of 3 games" in stdout
     rows = list(csv.DictReader((out / "summary.csv").open()))
     assert [r["error"] for r in rows] == ["lost: the Dask cluster went away (its scheduler stopped) before this task ended"] * 3
+
+
+# -- SIGTERM ------------------------------------------------------------------------------------
+
+def test_sigterm_hands_in_the_best_so_far_as_ctrl_c_does():
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *HOUR_OF_SOLVING, "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        for line in proc.stderr:  # a progress report: the search is under way
+            if "pieces" in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    obj = json.loads(out)
+    assert obj["interrupted"] and obj["status"] == "UNKNOWN" and obj["best_partial"] and obj["placements"]
