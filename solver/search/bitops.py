@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from .jit import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+
+from .jit import njit
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)

@@ -51,13 +51,13 @@ import math
 from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
-from .jit import njit
 
 from ..geometry import SQUARE, mask_of
 from ..pieces import MONOMINO, PIECE_SIZES, PIECES
 from ..puzzle import Puzzle
 from ..symmetry import interchangeable_colors
 from .bitops import ONE, U63, U64, ZERO, ctz, popcount
+from .jit import njit
 
 MAX_SQUARES = 128
 DEFAULT_K = 1

@@ -6,10 +6,10 @@ engines (``benchmarks/movegen.py``)."""
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
 
 from ..position import Position
 from . import treekernel as tk
+from .jit import njit
 
 
 @njit(cache=True, nogil=True)

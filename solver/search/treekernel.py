@@ -65,12 +65,12 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from .jit import njit
 
 from ..pieces import MONOMINO
 from ..position import Move, Position
 from .bitops import ONE, ZERO, count, ctz, king_fill, popcount
 from .gametree import OutOfTime as _TreeOutOfTime, playing_alone
+from .jit import njit
 from .treereach import find_fit, piece_reach
 from .treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
 

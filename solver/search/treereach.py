@@ -9,9 +9,9 @@ a link per piece in hand. Every future piece of the colour is such a link.
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
 
 from .bitops import ONE, ctz, diagonal_step, popcount
+from .jit import njit
 from .treetables import N_PIECES
 
 

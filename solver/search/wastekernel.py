@@ -25,9 +25,9 @@ here). ``ctl``: [depth, state, nodes, deepest pieces, its path length].
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
 
 from .bitops import ONE, ZERO, ctz, king_fill, popcount
+from .jit import njit
 
 BUDGET = 0  # run() return codes: the node budget ran out
 LEAF = 1  # every piece placed: the path is in ch_p / ch_c
