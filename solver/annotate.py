@@ -426,10 +426,6 @@ class _Walk:
         compiled = tree == "compiled" and compiled_tree_applies(start)
         self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo,
                             start.board if compiled else None, stop)
-        if compiled and len(self.positions) > 1:  # before the time limit starts
-            if progress is not None:
-                progress(Progress(0.0, 0, "annotate: loading the compiled game tree"))
-            load_compiled_tree(self.positions[-2])
         self.clock = Stopwatch(time_limit)
         self.walk_deadline = self.clock.start + WALK_SHARE * time_limit
         self.values: dict[tuple[int, int], tuple[Bounds, Move | None]] = {}
@@ -557,6 +553,7 @@ def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None
     check_time_limit(time_limit)
     if tree not in TREES:
         raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
+    _load_tree(record, tree, progress)  # before the limit, and before Ctrl-C is caught: a compile ends at once
     with ctrl_c_stops() as stop:
         walk = _Walk(record, time_limit, from_move, progress, tree, stop)
         notes = walk.run()
@@ -568,6 +565,15 @@ def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None
         why = "the analysis was interrupted" if ann.interrupted else "the time limit ran out"
         ann.notes.append(f"some values are only proven bounds: {why}")
     return ann
+
+
+def _load_tree(record: GameRecord, tree: str, progress: ProgressCallback | None) -> None:
+    """Load (or compile, on a first run) the compiled game tree where the walk will use it."""
+    end = record.position()
+    if tree == "compiled" and compiled_tree_applies(end) and record.move_count > 0:
+        if progress is not None:
+            progress(Progress(0.0, 0, "annotate: loading the compiled game tree"))
+        load_compiled_tree(record.position(record.move_count - 1))
 
 
 # -- after the walk: best moves, lines, only moves ------------------------------------
