@@ -89,6 +89,30 @@ def blokus(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "solver", *args], **kwargs)
 
 
+def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float = 120,
+                **kwargs) -> tuple[subprocess.CompletedProcess, object]:
+    """``blokus ARGS`` as a program, sent ``sig`` (SIGINT: as Ctrl-C sends
+    it) as soon as ``ready(line)`` is true of a line it writes on stderr
+    (progress: one line per report when not on a terminal). Returns the
+    finished run and what ``ready`` returned; waits ``timeout`` seconds at
+    most for the end after the signal."""
+    kwargs.setdefault("cwd", ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kwargs)
+    found = None
+    try:
+        for line in proc.stderr:
+            found = ready(line)
+            if found:
+                break
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
+        proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr), found
+
+
 def blokus_read_only(read_only: list[Path], *args: str, **kwargs) -> subprocess.CompletedProcess:
     """``blokus ARGS`` with the folders ``read_only`` not writable."""
     kwargs.setdefault("capture_output", True)

@@ -22,6 +22,7 @@ from solver.position import Position
 from solver.sgf import parse_sgf, read_record, write_record
 from solver.variants import CLASSIC, DUO, JUNIOR, VARIANTS
 
+from .faults import signal_when
 from .util import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,23 +358,15 @@ def test_ctrl_c_writes_and_prints_the_moves_proven_so_far(tmp_path):
     """SIGINT, as Ctrl-C sends it, once the walk has proven a few moves of a
     game too long to annotate in the limit: the proven moves are written to
     -o and printed (exit 130)."""
-    import signal
-    import subprocess
-    import sys
-
     game, out = ROOT / "puzzles" / "games" / "sample-2p.blksgf", tmp_path / "out.blksgf"
     total = read_record(game.read_text()).move_count
-    proc = subprocess.Popen([sys.executable, "-m", "solver", "annotate", str(game), "-o", str(out), "--time-limit",
-                             "600", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        for line in proc.stderr:  # progress: one line per report when not on a terminal
-            found = re.search(r"back to move (\d+)", line)
-            if found and int(found[1]) <= total - 3:
-                break
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+
+    def proven_a_few(line: str) -> bool:
+        found = re.search(r"back to move (\d+)", line)
+        return bool(found) and int(found[1]) <= total - 3
+
+    proc, _ = signal_when(["annotate", str(game), "-o", str(out), "--time-limit", "600", "--json"], proven_a_few)
+    stdout, stderr = proc.stdout, proc.stderr
     assert proc.returncode == 130, stderr
     obj = json.loads(stdout)
     assert obj["interrupted"] is True

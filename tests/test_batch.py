@@ -26,6 +26,7 @@ from solver.position import Position
 from solver.sgf import read_record, write_record
 from solver.variants import DUO
 
+from .faults import ROOT, signal_when
 from .util import random_game
 
 SEEDS = (0, 1, 2, 5, 6, 9)
@@ -303,28 +304,16 @@ def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
     are kept, summary.csv lists the long one as not done, exit 130; a rerun
     skips the two."""
     import shutil
-    import subprocess
-    import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
     folder = tmp_path / "games"
     folder.mkdir()
     for name in ("duo-0.blksgf", "duo-1.blksgf"):
         shutil.copy(games / name, folder / name)
-    shutil.copy(root / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
+    shutil.copy(ROOT / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "solver", "annotate", str(folder), "--out-dir", str(out), "--from",
-                             "1", "--time-limit", "600", "--workers", "2"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=root)
-    try:
-        for line in proc.stderr:  # one progress line per game ended
-            if "2/3 games" in line:
-                break
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    proc, _ = signal_when(["annotate", str(folder), "--out-dir", str(out), "--from", "1", "--time-limit", "600",
+                           "--workers", "2"], lambda line: "2/3 games" in line)  # one line per game ended
+    stdout, stderr = proc.stdout, proc.stderr
     assert proc.returncode == 130, stderr
     assert "2 annotated, 0 already done, 0 failed, 1 not done (interrupted) of 3 games" in stdout
     rows = {os.path.basename(r["game"]): r["error"] for r in csv.DictReader((out / "summary.csv").open())}

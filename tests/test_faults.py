@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .faults import ROOT, address_space, blokus, blokus_read_only, full_disk
+from .faults import ROOT, address_space, blokus, blokus_read_only, full_disk, signal_when
 from .test_batch import endgame_record
 
 PUZZLES = ROOT / "puzzles"
@@ -284,19 +284,10 @@ def test_a_lost_scheduler_fails_each_game_cleanly_and_the_summary_is_written(tmp
 
 def test_sigterm_hands_in_the_best_so_far_as_ctrl_c_does():
     import signal
-    import subprocess
-    import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "solver", *HOUR_OF_SOLVING, "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        for line in proc.stderr:  # a progress report: the search is under way
-            if "pieces" in line:
-                break
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    # a progress report: the search is under way
+    proc, _ = signal_when([*HOUR_OF_SOLVING, "--json"], lambda line: "pieces" in line, signal.SIGTERM)
+    out, err = proc.stdout, proc.stderr
     assert proc.returncode == 130, err
     obj = json.loads(out)
     assert obj["interrupted"] and obj["status"] == "UNKNOWN" and obj["best_partial"] and obj["placements"]

@@ -22,6 +22,7 @@ from solver.result import SolveResult, Status
 from solver.solution_file import solution_to_json
 from solver.solving import solve
 from solver.verify import VerificationError, verify
+from tests.faults import signal_when
 from tests.puzzlegen import random_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -383,22 +384,10 @@ def test_ctrl_c_in_the_waste_search_hands_in_what_progress_said():
     """Progress of the compiled waste search counts the pieces joined to
     their starts (what a stop hands in) beside the search's depth; SIGINT
     after a report hands in at least that many."""
-    import signal
-    import subprocess
-    import sys
-
-    proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", "frontier-2c-12x15", "--engine", "hybrid",
-                             "--time-limit", "300", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT)
-    try:
-        for line in proc.stderr:
-            found = re.search(r"(\d+)/42 pieces deep, (\d+) joined to their starts, half-turn waste search", line)
-            if found:
-                break
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    progress = re.compile(r"(\d+)/42 pieces deep, (\d+) joined to their starts, half-turn waste search")
+    proc, found = signal_when(["solve", "frontier-2c-12x15", "--engine", "hybrid", "--time-limit", "300", "--json"],
+                              progress.search)
+    out = proc.stdout
     assert found and proc.returncode == 130
     obj = json.loads(out)
     assert obj["interrupted"] and obj["best_partial"]
