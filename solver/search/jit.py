@@ -23,8 +23,8 @@ import os
 import threading
 
 from numba import njit as _numba_njit
-from numba.core.caching import (Cache, CompileResultCacheImpl, InTreeCacheLocator, UserProvidedCacheLocator,
-                                UserWideCacheLocator)
+from numba.core.caching import (Cache, CompileResultCacheImpl, IndexDataCacheFile, InTreeCacheLocator,
+                                UserProvidedCacheLocator, UserWideCacheLocator)
 from numba.core.dispatcher import Dispatcher
 
 _NOTICES: set[str] = set()
@@ -80,8 +80,6 @@ class KernelCache(Cache):
     _impl_class = _Writable
 
     def __init__(self, py_func):  # numba's Cache.__init__ takes one locator; this takes up to two
-        from numba.core.caching import IndexDataCacheFile
-
         self._name = repr(py_func)
         self._py_func = py_func
         self._layers = []  # (impl, index file), in the order they are read
@@ -123,7 +121,7 @@ class KernelCache(Cache):
             return
         key = self._index_key(sig, data.codegen)
         payload = impl.reduce(data)
-        for attempt in (1, 2):
+        for _ in range(2):
             try:
                 impl.locator.ensure_cache_path()
                 file.save(key, payload)
