@@ -32,14 +32,11 @@ def game_files() -> list[Path]:
     return sorted((folder() / "games").glob(f"*{GAME_SUFFIX}"))
 
 
-def resolve(arg: str, suffix: str) -> str:
-    """``arg`` itself when it names an existing file (or looks like a path),
-    else the bundled file of that name (``solo-21`` or ``solo-21.toml``;
-    ``sample-duo`` for a game); else ``arg``, for the reader's own error."""
-    if os.path.lexists(arg) or os.sep in arg or (os.altsep and os.altsep in arg):
-        return arg
-    name = arg if arg.endswith(suffix) else arg + suffix
+def find(name: str, suffix: str) -> str | None:
+    """The bundled file of that name (``solo-21`` or ``solo-21.toml`` with
+    the puzzle suffix; ``sample-duo`` with the game one), or None."""
+    wanted = name if name.endswith(suffix) else name + suffix
     for path in puzzle_files() if suffix == PUZZLE_SUFFIX else game_files():
-        if path.name == name:
+        if path.name == wanted:
             return str(path)
-    return arg
+    return None

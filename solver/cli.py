@@ -281,15 +281,15 @@ class _sigterm_as_ctrl_c:
 def _bundled_names(args) -> None:
     """A FILE that is no file but a bundled puzzle's or game's name means
     that one (``blokus solve solo-21``, ``blokus show sample-duo``)."""
-    from .bundled import GAME_SUFFIX, PUZZLE_SUFFIX, resolve
+    from .bundled import GAME_SUFFIX, PUZZLE_SUFFIX, find
 
     def found(arg: str, *suffixes: str) -> str:
+        if os.path.lexists(arg) or os.sep in arg:
+            return arg  # a file, or a path: the reader says what is wrong with it
         for suffix in suffixes:
-            path = resolve(arg, suffix)
-            if os.path.lexists(path):
+            path = find(arg, suffix)
+            if path is not None:
                 return path
-        if os.sep in arg:
-            return arg  # a path: the reader says what is wrong with it
         raise OptionError(f"{arg}: cannot read: no such file, nor a bundled puzzle or game of that name "
                           "('blokus puzzles' lists them)")
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -70,10 +71,7 @@ def check_writable(path: str | os.PathLike, error: type[BlokusError] = OutputErr
     except OSError as e:
         raise error(f"{path}: cannot write: {e.strerror or e}") from None
     finally:
-        try:
-            probe.unlink()
-        except OSError:
-            pass
+        _remove(probe)
 
 
 def write_file(path: str | os.PathLike, data: bytes, error: type[BlokusError] = OutputError) -> None:
@@ -89,10 +87,12 @@ def write_file(path: str | os.PathLike, data: bytes, error: type[BlokusError] = 
     except OSError as e:
         raise error(f"{path}: cannot write: {e.strerror or e}") from None
     finally:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        _remove(tmp)  # (gone already once renamed)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def make_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
