@@ -34,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the working tree's solver
 
-from solver.annotate import AnnotateOptions, annotate_batch  # noqa: E402
-from solver.position import Move, Position  # noqa: E402
-from solver.sgf import write_record  # noqa: E402
-from solver.variants import DUO  # noqa: E402
+from solver.endgame.annotate import AnnotateOptions, annotate_batch  # noqa: E402
+from solver.core.position import Move, Position  # noqa: E402
+from solver.formats.sgf import write_record  # noqa: E402
+from solver.core.variants import DUO  # noqa: E402
 
 SEEDS = (0, 1, 2, 5, 6, 9, 10, 12, 15, 16, 17, 18, 19, 20, 21, 23, 26, 27, 28, 29, 31, 35, 36, 38, 39, 40, 41, 42,
          45, 47, 48, 50, 51, 53, 54, 55, 56, 57, 59, 62)
@@ -131,7 +131,7 @@ def without_reuse():
     """For the comparison only: every search on a fresh transposition table
     and no bound from the position after the move (internals patched; the
     score outlook's memo of solo searches is still shared)."""
-    import solver.annotate as an
+    import solver.endgame.annotate as an
 
     python_search, compiled_search, meet = an._PythonTree.search, an._CompiledTree.search, an.Bounds.meet
 
@@ -171,8 +171,8 @@ def tree_check(games: Path, options: AnnotateOptions) -> None:
     """Serial, game by game: the Python tree against the compiled one
     (alternating which goes first), seconds and positions, and whether
     every value and loss agrees."""
-    from solver.annotate import annotate
-    from solver.sgf import load_record
+    from solver.endgame.annotate import annotate
+    from solver.formats.sgf import load_record
 
     print("game  python s  positions | compiled s  positions | time ratio | agree")
     total = {"python": 0.0, "compiled": 0.0}
@@ -203,8 +203,8 @@ def _spin(n: int) -> float:
 
 def _annotate_all(games: list[str], options: AnnotateOptions) -> float:
     """Every game annotated here, one after the other: the games' own seconds."""
-    from solver.annotate import annotate
-    from solver.sgf import load_record
+    from solver.endgame.annotate import annotate
+    from solver.formats.sgf import load_record
 
     return sum(annotate(load_record(g), options.time_limit, options.from_move, tree=options.tree).seconds
                for g in games)
@@ -216,8 +216,8 @@ def pair_check(games: Path, options: AnnotateOptions, rounds: int = 2) -> None:
     loop, then the whole batch of games. Alone and paired alternate."""
     import multiprocessing
 
-    from solver.endgame import load_compiled_tree
-    from solver.sgf import load_record
+    from solver.endgame.analysis import load_compiled_tree
+    from solver.formats.sgf import load_record
 
     files = sorted(str(g) for g in games.glob("*.blksgf"))
     record = load_record(files[0])

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver import cpsat  # noqa: E402
-from solver.puzzle_file import load_puzzle  # noqa: E402
-from solver.search import solve  # noqa: E402
+from solver.formats.puzzle_file import load_puzzle  # noqa: E402
+from solver.packing import solve  # noqa: E402
 
 # (label, puzzle file, search options)
 CASES = [

@@ -32,9 +32,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(Path(args.root).resolve()))
-    from solver.placements import PlacementTable
-    from solver.geometry import Board
-    from solver.position import Move, Position
+    from solver.core.placements import PlacementTable
+    from solver.core.geometry import Board
+    from solver.core.position import Move, Position
 
     start = time.perf_counter()
     PlacementTable(Board.classic())

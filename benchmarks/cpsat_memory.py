@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 RUN = """
 import sys, threading, psutil
-from solver.puzzle_file import load_puzzle
+from solver.formats.puzzle_file import load_puzzle
 from solver.cpsat.driver import solve
 from solver.cpsat.memory import estimate
 puzzle = load_puzzle(sys.argv[1]); workers = int(sys.argv[2]); seconds = float(sys.argv[3])

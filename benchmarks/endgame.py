@@ -1,7 +1,7 @@
 """Endgame analysis speed: time to a proven solo optimum for every colour
 with each engine, and the game tree: the compiled engine
-(solver/search/treekernel.py) against the Python tree
-(solver/search/gametree.py), exact values from how far before the end.
+(solver/endgame/treekernel.py) against the Python tree
+(solver/endgame/gametree.py), exact values from how far before the end.
 
     python benchmarks/endgame.py [--sections all] [--games 10] [--seed 1] [--limit 30]
 
@@ -47,16 +47,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from movegen import sample_positions  # noqa: E402
 
 from solver import cpsat  # noqa: E402
-from solver.endgame import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
-from solver.geometry import COLORS  # noqa: E402
-from solver.position import Move, Position  # noqa: E402
-from solver.result import Status  # noqa: E402
-from solver.search import solve  # noqa: E402
-from solver.search import gametree  # noqa: E402
-from solver.search import treekernel as tk  # noqa: E402
-from solver.search import treesplit  # noqa: E402
-from solver.sgf import load_record  # noqa: E402
-from solver.variants import CLASSIC, DUO, Variant  # noqa: E402
+from solver.endgame.analysis import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
+from solver.core.geometry import COLORS  # noqa: E402
+from solver.core.position import Move, Position  # noqa: E402
+from solver.puzzle.result import Status  # noqa: E402
+from solver.packing import solve  # noqa: E402
+from solver.endgame import gametree  # noqa: E402
+from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame import treesplit  # noqa: E402
+from solver.formats.sgf import load_record  # noqa: E402
+from solver.core.variants import CLASSIC, DUO, Variant  # noqa: E402
 
 ROUNDS = (12, 14, 16)
 BACKS = (8, 12, 16)
@@ -100,7 +100,7 @@ def before_end(end: Position, back: int) -> Position:
 def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
     """(Outcome or None, seconds, nodes) of the compiled two-player search:
     one thread, lazy SMP on ``workers`` threads, or the root's moves split
-    between ``split`` threads (solver.search.treesplit, as analyze)."""
+    between ``split`` threads (solver.endgame.treesplit, as analyze)."""
     t0 = time.perf_counter()
     try:
         if split > 1:
@@ -271,8 +271,8 @@ def section_cores(args, proven: dict) -> None:
 def section_compile(args) -> None:
     """First compile (an empty numba cache) and a cached start-up, each in a
     new process: import, build the tables, one small search."""
-    code = ("import time; t = time.perf_counter(); from solver.sgf import load_record; "
-            "from solver.search import treekernel as tk; "
+    code = ("import time; t = time.perf_counter(); from solver.formats.sgf import load_record; "
+            "from solver.packing import treekernel as tk; "
             "pos = load_record('puzzles/games/sample-2p.blksgf').position(60); "
             "tk.solve_two_player(pos, None, table_bits=16); print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:

@@ -1,6 +1,6 @@
 """The fill kernel side by side with an earlier version of itself.
 
-Loads ``solver/search/fillkernel.py`` as it was at a git revision (default
+Loads ``solver/packing/fillkernel.py`` as it was at a git revision (default
 HEAD) into a temporary module and times it against the working tree's
 kernel on the same fill puzzles, alternating old and new in each round (the
 machine may be shared and noisy: only figures from the same run compare).
@@ -33,12 +33,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.geometry import Board  # noqa: E402
-from solver.puzzle import Puzzle  # noqa: E402
-from solver.puzzle_file import load_puzzle  # noqa: E402
+from solver.core.geometry import Board  # noqa: E402
+from solver.puzzle.definition import Puzzle  # noqa: E402
+from solver.formats.puzzle_file import load_puzzle  # noqa: E402
 
-KERNEL = "solver/search/fillkernel.py"
-NEW = "solver.search.fillkernel"
+KERNEL = "solver/packing/fillkernel.py"
+NEW = "solver.packing.fillkernel"
 
 
 def load_old(rev: str, where: Path, path: str | None = None) -> str:
@@ -51,7 +51,7 @@ def load_old(rev: str, where: Path, path: str | None = None) -> str:
         text = subprocess.run(["git", "show", f"{rev}:{KERNEL}"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout
     text = re.sub(r"from \.\.(\w+)", r"from solver.\1", text)
-    text = re.sub(r"from \.(\w+)", r"from solver.search.\1", text)
+    text = re.sub(r"from \.(\w+)", r"from solver.packing.\1", text)
     text = text.replace("interchangeable_colours", "interchangeable_colors")  # renamed since (issue 10)
     name = "fillkernel_old_" + re.sub(r"\W", "_", "file" if path else rev)
     (where / f"{name}.py").write_text(text)
@@ -133,7 +133,7 @@ import sys, time
 t0 = time.process_time()
 sys.path[:0] = {paths!r}
 import importlib
-from solver.puzzle_file import load_puzzle
+from solver.formats.puzzle_file import load_puzzle
 m = importlib.import_module({module!r})
 t1 = time.process_time()
 k = m.FillKernel(load_puzzle({puzzle!r}))

@@ -13,7 +13,7 @@ packings) before it is counted.
     python benchmarks/frontier.py --limit 120 --puzzles frontier-19x19 --seeds 1 2 3
     python benchmarks/frontier.py --limit 60 --jobs 2        # two runs at a time (Dask LocalCluster)
 
-With ``--jobs N`` the runs go through :func:`solver.distributed.run_tasks`
+With ``--jobs N`` the runs go through :func:`solver.cluster.run_tasks`
 (one process per run); without it they run one after the other here.
 CP-SAT gets ``--cpsat-workers`` (default 2: with one worker it barely
 leaves the hint it is given) in each LNS step.
@@ -37,11 +37,11 @@ ENGINES = ("search", "hybrid")
 
 def run_one(job: tuple[str, str, int], limit: float, cpsat_workers: int, search_share: float | None = None) -> dict:
     """One run: (puzzle name, engine, seed) -> its figures (verified)."""
-    from solver import hybrid
-    from solver.puzzle_file import load_puzzle
-    from solver.result import Status
+    from solver.hybrid import engine as hybrid
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.puzzle.result import Status
     from solver.solving import solve
-    from solver.verify import verify
+    from solver.puzzle.verify import verify
 
     name, engine, seed = job
     if search_share is not None:
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of the limit the hybrid gives the search engine first (default: the engine's own)")
     args = ap.parse_args(argv)
 
-    from solver.distributed import run_serial, run_tasks
+    from solver.cluster import run_serial, run_tasks
 
     jobs = [(name, engine, seed) for name in args.puzzles for seed in args.seeds for engine in args.engines]
     task = partial(run_one, limit=args.limit, cpsat_workers=args.cpsat_workers, search_share=args.search_share)

@@ -3,7 +3,7 @@ machine is shared: compare only within one run; the load averages are
 printed at the start and the end).
 
 Each variant is the hybrid engine with some of its module settings
-changed (solver/hybrid.py: HOLE_WINDOWS, RESTART, SYMMETRIC, ...); the
+changed (solver/hybrid/engine.py: HOLE_WINDOWS, RESTART, SYMMETRIC, ...); the
 variants of one seed run one after the other, then the next seed, so that
 a change of load hits all variants alike. For each run: the status, the
 seconds to the first complete packing, the best pieces at the limit, the
@@ -51,10 +51,10 @@ VARIANTS: dict[str, dict] = {
 
 
 def run_one(name: str, seed: int, variant: str, limit: float, workers: int, start: str | None = None) -> dict:
-    from solver import hybrid
-    from solver.puzzle_file import load_puzzle
-    from solver.result import Status
-    from solver.verify import verify
+    from solver.hybrid import engine as hybrid
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.puzzle.result import Status
+    from solver.puzzle.verify import verify
 
     settings = VARIANTS[variant]
     saved = {k: getattr(hybrid, k) for k in settings}
@@ -65,7 +65,7 @@ def run_one(name: str, seed: int, variant: str, limit: float, workers: int, star
         stats = hybrid.LnsStats()
         placements = None
         if start is not None:
-            from solver.solution_file import read_solution
+            from solver.formats.solution_file import read_solution
 
             placements, _ = read_solution(puzzle, start)
         r = hybrid.solve(puzzle, limit, seed, workers, stats=stats, start=placements)
@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             print(row, flush=True)
             rows.append(row)
             if v["status"] == "OPTIMAL" and args.save:
-                from solver.puzzle_file import load_puzzle
-                from solver.solution_file import solution_to_json
+                from solver.formats.puzzle_file import load_puzzle
+                from solver.formats.solution_file import solution_to_json
 
                 puzzle = load_puzzle(ROOT / "puzzles" / f"{args.puzzle}.toml")
                 out = Path(args.save) / f"{args.puzzle}-{variant}-s{seed}.json"

@@ -5,7 +5,7 @@ the variants run one after the other, alternating which goes first.
 
     python benchmarks/halves.py [--puzzle frontier-18x20] [--seeds 1-6] [--lanes 1,2] [--limit 120]
 
-Each run is the hybrid's halves phase alone (solver.hybrid._compiled_phase)
+Each run is the hybrid's halves phase alone (solver.hybrid.engine._compiled_phase)
 with ``--limit`` seconds; its packing is verified. Prints a row per seed and
 variant, then per variant how many seeds were packed, the median seconds
 to the first packing and the node rate of all its runs.
@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.hybrid import _compiled_phase  # noqa: E402
-from solver.puzzle_file import load_puzzle  # noqa: E402
-from solver.search.halves import HalvesSearch  # noqa: E402
-from solver.verify import verify  # noqa: E402
+from solver.hybrid.engine import _compiled_phase  # noqa: E402
+from solver.formats.puzzle_file import load_puzzle  # noqa: E402
+from solver.packing.halves import HalvesSearch  # noqa: E402
+from solver.puzzle.verify import verify  # noqa: E402
 
 
 def spans(text: str) -> list[int]:

@@ -1,7 +1,7 @@
 """Move-generation speed: the incremental generator against a plain bitboard
 generator (no incremental state) and the slow reference, in one run; then
 random playouts (whole four-colour games of uniformly random legal moves):
-the compiled engine's (solver/search/playout.py), the Rust core of
+the compiled engine's (solver/endgame/playout.py), the Rust core of
 blokus-rl (when it is installed: pip install blokus-rl) and the Python
 Position's, in alternating rounds in the same run. Last, Blokus Trigon
 (issue 16) against the classic board: the incremental generator's time per
@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.geometry import CLASSIC, squares_of  # noqa: E402
-from solver.pieces import CLASSIC_SET, PIECES  # noqa: E402
-from solver.placements import PlacementTable  # noqa: E402
-from solver.position import Move, Position  # noqa: E402
-from solver import reference  # noqa: E402
+from solver.core.geometry import CLASSIC, squares_of  # noqa: E402
+from solver.core.pieces import CLASSIC_SET, PIECES  # noqa: E402
+from solver.core.placements import PlacementTable  # noqa: E402
+from solver.core.position import Move, Position  # noqa: E402
+from solver.core import reference  # noqa: E402
 
 ROUNDS = (4, 8, 12, 16)
 
@@ -167,7 +167,7 @@ def slow_playouts(seconds: float, seed: int) -> float:
 
 def compiled_playouts(seconds: float, seed: int) -> tuple[float, float]:
     """(games/s, moves per game) of the compiled engine's random playouts."""
-    from solver.search.playout import Playouts
+    from solver.endgame.playout import Playouts
 
     po = _PLAYOUTS.setdefault("compiled", Playouts())
     games = moves = 0
@@ -253,7 +253,7 @@ def compare_trigon(games: int, seed: int, seconds: float, rounds: int) -> None:
     and 16 of the largest-piece policy), the incremental generator's time
     per legal move, the two boards measured back to back in each round. The
     Trigon moves are checked once against the plain bitboard generator."""
-    from solver.variants import TRIGON
+    from solver.core.variants import TRIGON
 
     placement_table_time = time.perf_counter()
     Position(TRIGON)

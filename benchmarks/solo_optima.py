@@ -10,7 +10,7 @@ policies (``random``: a uniformly random legal move; ``greedy``: a random
 move of the largest piece left; ``mixed``: greedy or random by a coin),
 taken after rounds 11 to 16 (4 moves a round; each game gives three of
 the six rounds, by its seed). Every colour that still has a legal move
-gives one problem, :func:`solver.endgame.solo_puzzle`: the colour alone,
+gives one problem, :func:`solver.endgame.analysis.solo_puzzle`: the colour alone,
 its pieces in hand, the board as it is, advanced scoring.
 
 Each problem is solved by every engine through :func:`solver.solving.solve`
@@ -41,10 +41,10 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.cpsat import driver, model, warmstart  # noqa: E402
-from solver.endgame import solo_puzzle  # noqa: E402
-from solver.geometry import COLORS  # noqa: E402
-from solver.position import Move, Position  # noqa: E402
-from solver.result import SolveResult, Status  # noqa: E402
+from solver.endgame.analysis import solo_puzzle  # noqa: E402
+from solver.core.geometry import COLORS  # noqa: E402
+from solver.core.position import Move, Position  # noqa: E402
+from solver.puzzle.result import SolveResult, Status  # noqa: E402
 from solver.solving import solve  # noqa: E402
 
 POLICIES = ("random", "greedy", "mixed")

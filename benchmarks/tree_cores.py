@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import TABLE_BITS, before_end, compiled, seeded_game  # noqa: E402
 from tree_ideas import spans  # noqa: E402
 
-from solver.search import treekernel as tk  # noqa: E402
+from solver.endgame import treekernel as tk  # noqa: E402
 
 
 def four(pos, limit: float, workers: int):

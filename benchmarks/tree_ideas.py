@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 
-from solver.position import Move  # noqa: E402
-from solver.search import treekernel as tk  # noqa: E402
+from solver.core.position import Move  # noqa: E402
+from solver.endgame import treekernel as tk  # noqa: E402
 
 WEIGHT = (1, -1, 1, -1)
 MAXIMISER = (1, 0, 1, 0)
@@ -203,7 +203,7 @@ def main():
     print(f"{'back':>4} {'game':>4} {'guess':>5} " + " ".join(heads))
     totals = {m: 0 for m in methods}
     if args.record:
-        from solver.sgf import load_record
+        from solver.formats.sgf import load_record
 
         cases = [(args.move, 0, load_record(args.record).position(args.move))]
     else:

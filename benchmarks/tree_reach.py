@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 
-from solver.search import treekernel as tk  # noqa: E402
-from solver.search import treesplit  # noqa: E402
+from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame import treesplit  # noqa: E402
 
 NOW = dict(tk.TWO_PLAYER_BOUNDS)
 CONFIGS = {"king": {**NOW, "reach": 0}, "chains": NOW}

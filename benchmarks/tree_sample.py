@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import before_end, seeded_game  # noqa: E402
 
-from solver.pieces import MONOMINO  # noqa: E402
-from solver.position import Move  # noqa: E402
+from solver.core.pieces import MONOMINO  # noqa: E402
+from solver.core.position import Move  # noqa: E402
 
 
 def kreach(pos, c) -> int:

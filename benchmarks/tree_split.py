@@ -1,4 +1,4 @@
-"""Issue 11, fifth session: root splitting (solver/search/treesplit.py: the
+"""Issue 11, fifth session: root splitting (solver/endgame/treesplit.py: the
 root moves shared out between threads with an engine each) against the
 one-thread search, on the same positions in alternating rounds, wall and
 CPU seconds, with the load average.
@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 from tree_ideas import spans  # noqa: E402
 
-from solver.search import treekernel as tk  # noqa: E402
-from solver.search import treesplit  # noqa: E402
-from solver.sgf import load_record  # noqa: E402
+from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame import treesplit  # noqa: E402
+from solver.formats.sgf import load_record  # noqa: E402
 
 
 def run(variant: str, pos, limit: float):

@@ -1,5 +1,5 @@
-"""Issue 14: the compiled waste-budget search (solver/search/wastefast.py)
-against the plain-Python one (solver/search/waste.py), side by side on the
+"""Issue 14: the compiled waste-budget search (solver/packing/wastefast.py)
+against the plain-Python one (solver/packing/waste.py), side by side on the
 same puzzle, one after the other: nodes, nodes per second and the most
 pieces placed at a live node, every few seconds until the limit or a
 packing. ``--restarts N``: the compiled search again, restarted with seed
@@ -86,10 +86,10 @@ def run(search, limit: float, every: float, total: int, label: str, restart=None
 
 
 def frontier(args) -> None:
-    from solver.puzzle_file import load_puzzle
-    from solver.search.waste import WasteSearch
-    from solver.search.wastefast import CompiledWasteSearch
-    from solver.verify import verify
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.packing.waste import WasteSearch
+    from solver.packing.wastefast import CompiledWasteSearch
+    from solver.puzzle.verify import verify
 
     puzzle = load_puzzle(ROOT / "puzzles" / f"{args.puzzle}.toml")
     total = sum(len(puzzle.pieces[c]) for c in puzzle.colors)
@@ -114,10 +114,10 @@ def frontier(args) -> None:
 
 
 def small(args) -> None:
-    from solver.puzzle_file import parse_puzzle
-    from solver.search.waste import WasteSearch
-    from solver.search.wastefast import CompiledWasteSearch
-    from solver.verify import verify
+    from solver.formats.puzzle_file import parse_puzzle
+    from solver.packing.waste import WasteSearch
+    from solver.packing.wastefast import CompiledWasteSearch
+    from solver.puzzle.verify import verify
 
     print(f"small two-colour boards, 4 or fewer spare squares, limit {args.limit:g} s a run, load average {load()}")
     for w, h, pieces in SMALL_CASES:

@@ -1,4 +1,4 @@
-"""Issue 14: the exact search with a waste budget (solver/search/waste.py)
+"""Issue 14: the exact search with a waste budget (solver/packing/waste.py)
 on a frontier puzzle: nodes, nodes per second and the most pieces placed
 at any node, reported every few seconds until the limit or a packing.
 
@@ -18,9 +18,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(argv: list[str] | None = None) -> int:
-    from solver.puzzle_file import load_puzzle
-    from solver.search.waste import WasteSearch
-    from solver.verify import verify
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.packing.waste import WasteSearch
+    from solver.puzzle.verify import verify
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--puzzle", default="frontier-2c-13x14")

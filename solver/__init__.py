@@ -6,14 +6,15 @@ OR-Tools nor matplotlib; the engines and the renderer import it.
 
 __version__ = "0.1.0"
 
-from .errors import BlokusError, BoardError, IllegalMoveError, NotationError, OptionError, PuzzleError, RecordError
-from .geometry import CLASSIC, COLORS, Board
-from .pieces import PIECES, Piece, piece_by_name
-from .placements import PlacementTable, placement_table
-from .position import Move, Position
-from .puzzle import Puzzle
-from .result import SolveResult, Status
-from .solving import solve
+from solver.errors import (
+    BlokusError, BoardError, IllegalMoveError, NotationError, OptionError, PuzzleError, RecordError)
+from solver.core.geometry import CLASSIC, COLORS, Board
+from solver.core.pieces import PIECES, Piece, piece_by_name
+from solver.core.placements import PlacementTable, placement_table
+from solver.core.position import Move, Position
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.result import SolveResult, Status
+from solver.solving import solve
 
 __all__ = [
     "BlokusError", "BoardError", "IllegalMoveError", "NotationError", "OptionError", "PuzzleError", "RecordError",

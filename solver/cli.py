@@ -14,12 +14,12 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import BlokusError, OptionError, OutputError
-from .geometry import COLORS, NUM_COLORS
-from .pieces import PIECES
-from .result import Progress, Status, Stopwatch
-from .solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
-from .text import counted
+from solver.errors import BlokusError, OptionError, OutputError
+from solver.core.geometry import COLORS, NUM_COLORS
+from solver.core.pieces import PIECES
+from solver.puzzle.result import Progress, Status, Stopwatch
+from solver.solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
+from solver.core.text import counted
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT
@@ -281,7 +281,7 @@ class _sigterm_as_ctrl_c:
 def _bundled_names(args) -> None:
     """A FILE that is no file but a bundled puzzle's or game's name means
     that one (``blokus solve solo-21``, ``blokus show sample-duo``)."""
-    from .bundled import GAME_SUFFIX, PUZZLE_SUFFIX, find
+    from solver.formats.bundled import GAME_SUFFIX, PUZZLE_SUFFIX, find
 
     def found(arg: str, *suffixes: str) -> str:
         if os.path.lexists(arg) or os.sep in arg:
@@ -324,7 +324,7 @@ def _run(args) -> int:
 def _print_notices() -> None:
     """What the kernel caches worked around (compiled again, could not
     save), on stderr, once each: a slow run says why."""
-    jit = sys.modules.get("solver.search.jit")
+    jit = sys.modules.get("solver.kernels.jit")
     for text in jit.take_notices() if jit is not None else ():
         print(f"blokus: note: {text}", file=sys.stderr)
 
@@ -360,14 +360,14 @@ class _ProgressPrinter:
 # -- show / moves ---------------------------------------------------------------
 
 def _load_position(args):
-    from .sgf import load_record
+    from solver.formats.sgf import load_record
 
     record = load_record(args.file)
     return record, record.position(args.move)
 
 
 def cmd_show(args) -> int:
-    from .text import board_picture, board_rows, position_owner
+    from solver.core.text import board_picture, board_rows, position_owner
 
     record, pos = _load_position(args)
     v = pos.variant
@@ -475,15 +475,15 @@ _EXIT_BY_STATUS = {Status.OPTIMAL: EXIT_OK, Status.FEASIBLE: EXIT_OK, Status.INF
 
 
 def cmd_solve(args) -> int:
-    from .puzzle_file import load_puzzle
-    from .solving import solve
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.solving import solve
 
     clock = Stopwatch(args.time_limit)  # the limit covers loading the puzzle too
     puzzle = load_puzzle(args.puzzle)
     if args.check:
         return _check_file(puzzle, args.check)
     if args.render:
-        from .render import check_output
+        from solver.drawing.render import check_output
 
         check_output(args.render)  # fail before solving
     printer = _ProgressPrinter()
@@ -496,7 +496,7 @@ def cmd_solve(args) -> int:
         printer.done()
     failed = []
     if args.render and result.placements:
-        from .render import image_format, render_solution, render_solution_animation
+        from solver.drawing.render import image_format, render_solution, render_solution_animation
 
         what = f" (best partial, {_placed_text(puzzle, result)})" if result.best_partial else ""
         draw = render_solution_animation if image_format(args.render) == "gif" else render_solution  # GIF: piece by piece
@@ -516,7 +516,7 @@ def cmd_solve(args) -> int:
 def _check_file(puzzle, path: str) -> int:
     """``--check``: 0 for a verified solution, 4 for a verified partial
     packing; a file that breaks a rule is an error (2)."""
-    from .solution_file import check_solution
+    from solver.formats.solution_file import check_solution
 
     checked = check_solution(puzzle, path)
     what = "a solution" if checked.complete else "a legal partial packing"
@@ -579,7 +579,7 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
 
 
 def _print_solve(args, puzzle, result, failed: list[str]) -> None:
-    from .text import board_picture, owner_letters
+    from solver.core.text import board_picture, owner_letters
 
     t = puzzle.table
     print(puzzle.summary())
@@ -640,12 +640,12 @@ def _placed_text(puzzle, result) -> str:
 # -- analyze --------------------------------------------------------------------
 
 def cmd_analyze(args) -> int:
-    from .endgame import analyze
+    from solver.endgame.analysis import analyze
 
     clock = Stopwatch(args.time_limit)  # the limit covers reading the record too
     record, pos = _load_position(args)
     if args.render:
-        from .render import check_output
+        from solver.drawing.render import check_output
 
         check_output(args.render)  # fail before the analysis
     printer = _ProgressPrinter()
@@ -667,7 +667,7 @@ def cmd_analyze(args) -> int:
 
 
 def _render_analysis(args, pos, a, n: int, total: int) -> None:
-    from .render import render_position
+    from solver.drawing.render import render_position
 
     c = pos.to_move
     marks = [(c, p) for _, p in a.colors[c].placements] if c is not None else []
@@ -805,9 +805,9 @@ def _print_color_table(pos, a) -> None:
 # -- annotate -------------------------------------------------------------------
 
 def cmd_annotate(args) -> int:
-    from . import annotate as an
-    from .files import check_writable, write_file
-    from .render import check_output
+    from solver.endgame import annotate as an
+    from solver.files import check_writable, write_file
+    from solver.drawing.render import check_output
 
     batch = args.out_dir is not None or len(args.games) > 1 or Path(args.games[0]).is_dir()
     one_game = [o for o, v in (("-o", args.output), ("--plot", args.plot), ("--json", args.json)) if v]
@@ -871,9 +871,9 @@ def cmd_annotate(args) -> int:
 # -- puzzles ----------------------------------------------------------------------
 
 def cmd_puzzles(args) -> int:
-    from .bundled import folder, game_files, puzzle_files
-    from .puzzle_file import load_puzzle
-    from .sgf import load_record
+    from solver.formats.bundled import folder, game_files, puzzle_files
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.formats.sgf import load_record
 
     puzzles = [(path, load_puzzle(path)) for path in puzzle_files()]
     games = [(path, load_record(str(path))) for path in game_files()]
@@ -900,7 +900,7 @@ def cmd_puzzles(args) -> int:
 
 
 def _board_text(board) -> str:
-    from .geometry import TRIANGLE
+    from solver.core.geometry import TRIANGLE
 
     return "triangles" if board.grid == TRIANGLE else f"{board.width}x{board.height}"
 
@@ -913,8 +913,8 @@ def _first_sentence(text: str, limit: int = 60) -> str:
 # -- render ---------------------------------------------------------------------
 
 def cmd_render(args) -> int:
-    from . import render
-    from .files import make_folder
+    from solver.drawing import render
+    from solver.files import make_folder
 
     name = Path(args.file).name
     out = args.output or str(Path("output") / (Path(args.file).stem + (".gif" if args.animate else ".png")))
@@ -922,7 +922,7 @@ def cmd_render(args) -> int:
     if is_puzzle and (args.move is not None or args.animate):
         raise render.RenderError("--move and --animate apply to game records, not to puzzle files")
     if is_puzzle:
-        from .puzzle_file import load_puzzle
+        from solver.formats.puzzle_file import load_puzzle
 
         puzzle = load_puzzle(args.file)
     else:

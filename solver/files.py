@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import BlokusError, OutputError
+from solver.errors import BlokusError, OutputError
 
 _REFUSED = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"))
 

@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from .errors import OptionError
-from .puzzle import Goal, Puzzle
-from .result import ProgressCallback, Solution, SolveResult, Stopwatch
-from .search.driver import MODES
-from .symmetry import count_classes
-from .verify import VerificationError, verify
+from solver.errors import OptionError
+from solver.puzzle.definition import Goal, Puzzle
+from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Stopwatch
+from solver.packing.driver import MODES
+from solver.puzzle.symmetry import count_classes
+from solver.puzzle.verify import VerificationError, verify
 
 ENGINES = ("search", "cpsat", "both")
 SOLVE_ENGINES = (*ENGINES, "hybrid")  # hybrid (search, then CP-SAT large neighbourhood search): place-all only
@@ -95,7 +95,7 @@ class SolveOptions:
 def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | None = None,
           **options) -> SolveResult:
     """Solve a puzzle with ``engine`` (``search``, ``cpsat``, ``both`` or
-    ``hybrid``, see :mod:`solver.hybrid`);
+    ``hybrid``, see :mod:`solver.hybrid.engine`);
     ``options`` are the fields of :class:`SolveOptions`. Raises OptionError
     for a bad option and VerificationError if an engine reports a solution
     that breaks the rules (a bug, never hidden)."""
@@ -167,15 +167,15 @@ def ctrl_c_stops() -> Iterator[threading.Event]:
 def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCallback | None,
          stop: threading.Event | None = None) -> SolveResult:
     if engine == "search":
-        from .search import solve as search_solve
+        from solver.packing import solve as search_solve
 
         result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
     elif engine == "hybrid":
-        from .hybrid import solve as hybrid_solve
+        from solver.hybrid.engine import solve as hybrid_solve
 
         symmetric = {"symmetric": True, "general": False}.get(opts.mode)
         if opts.portfolio:
-            from .hybrid import portfolio
+            from solver.hybrid.engine import portfolio
 
             seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
             jobs = opts.jobs or min(len(seeds), os.cpu_count() or 1)
@@ -185,7 +185,7 @@ def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCall
             result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop,
                                   search_share=opts.search_share, symmetric=symmetric)
     else:
-        from . import cpsat
+        from solver import cpsat
 
         result = cpsat.solve(puzzle, opts.time_limit, opts.workers, opts.seed, opts.cpsat_params, opts.encoding,
                              opts.count, opts.hint, progress, stop=stop)
@@ -215,7 +215,7 @@ def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None,
     """The search engine with half the time, then CP-SAT with the rest,
     hinted with the search engine's solution so that it can prove what
     search only found; then the two are compared."""
-    from .crosscheck import combine
+    from solver.puzzle.crosscheck import combine
 
     clock = Stopwatch(opts.time_limit)
     half = None if opts.time_limit is None else opts.time_limit / 2

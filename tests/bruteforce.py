@@ -6,15 +6,15 @@ piece from the board's placement table, tries the pieces in a fixed order
 (colour by colour, pieces in the standard order) and, for each, every
 placement that overlaps nothing already on the board and shares no edge with
 a piece of its own colour. Nothing else is pruned: every full combination
-found that way is handed to :func:`solver.verify.verify`, which alone
+found that way is handed to :func:`solver.puzzle.verify.verify`, which alone
 decides whether it is a solution. Cost grows like the product of the
 pieces' placement counts, so keep the puzzles tiny.
 """
 
 from __future__ import annotations
 
-from solver.puzzle import Puzzle
-from solver.verify import VerificationError, verify
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.verify import VerificationError, verify
 
 Solution = frozenset  # of (colour, placement) pairs
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from solver.geometry import Board
-from solver.pieces import CLASSIC_SET as PIECES
-from solver.placements import placement_table
-from solver.puzzle import Puzzle
+from solver.core.geometry import Board
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.placements import placement_table
+from solver.puzzle.definition import Puzzle
 
 SMALL = [p.index for p in PIECES if p.size <= 4]
 ALL = [p.index for p in PIECES]

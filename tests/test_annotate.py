@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from solver.annotate import COMMENT_MARK, annotate, annotated_sgf, plot_annotation
+from solver.endgame.annotate import COMMENT_MARK, annotate, annotated_sgf, plot_annotation
 from solver.cli import main
-from solver.endgame import analyze
-from solver.position import Position
-from solver.sgf import parse_sgf, read_record, write_record
-from solver.variants import CLASSIC, DUO, JUNIOR, VARIANTS
+from solver.endgame.analysis import analyze
+from solver.core.position import Position
+from solver.formats.sgf import parse_sgf, read_record, write_record
+from solver.core.variants import CLASSIC, DUO, JUNIOR, VARIANTS
 
 from .faults import signal_when
 from .util import random_game
@@ -396,7 +396,7 @@ def test_without_from_only_proven_moves_are_written(tmp_path, capsys):
 def test_mistake_labels_near_the_bottom_go_above_their_mark(duo):
     from matplotlib.figure import Figure
 
-    from solver.annotate import PAINTS, _draw_mistakes
+    from solver.endgame.annotate import PAINTS, _draw_mistakes
 
     _, _, ann = duo
     mistakes = [n for n in ann.moves if n.mistake]

@@ -1,4 +1,4 @@
-"""Many games on Dask (``annotate_batch`` and ``solver.distributed``) on a
+"""Many games on Dask (``annotate_batch`` and ``solver.cluster``) on a
 real LocalCluster of two worker processes, started here and shared by the
 module: the same results as a serial run, a bad record reported by name
 while the others complete, a worker killed mid-run losing nothing, reruns
@@ -19,12 +19,12 @@ import signal
 
 import pytest
 
-from solver.annotate import AnnotateOptions, annotate_batch
+from solver.endgame.annotate import AnnotateOptions, annotate_batch
 from solver.cli import main
-from solver.distributed import SKIPPED, Outcome, run_serial, run_tasks
-from solver.position import Position
-from solver.sgf import read_record, write_record
-from solver.variants import DUO
+from solver.cluster import SKIPPED, Outcome, run_serial, run_tasks
+from solver.core.position import Position
+from solver.formats.sgf import read_record, write_record
+from solver.core.variants import DUO
 
 from .faults import ROOT, signal_when
 from .util import random_game
@@ -239,7 +239,7 @@ def test_local_cluster_workers_ignore_ctrl_c():
     a LocalCluster started here must live on (the caller handles it)."""
     import threading
 
-    from solver.distributed import _client, _stream
+    from solver.cluster import _client, _stream
 
     with _client(2, None) as client:
         pids = set(client.run(os.getpid).values())

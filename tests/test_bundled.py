@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver import bundled
+from solver.formats import bundled
 from solver.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

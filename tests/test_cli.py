@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from solver import Position, reference
-from solver.pieces import CLASSIC_SET as PIECES
+from solver import Position
+from solver.core import reference
+from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.cli import main
-from solver.sgf import load_record
+from solver.formats.sgf import load_record
 
 DATA = Path(__file__).parent / "data"
 VARIATIONS = str(DATA / "variations.blksgf")
@@ -329,8 +330,8 @@ PUZZLE_DIR = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def test_solve_json_fields_and_verified_order(capsys):
-    from solver.puzzle_file import load_puzzle
-    from solver.verify import verify
+    from solver.formats.puzzle_file import load_puzzle
+    from solver.puzzle.verify import verify
 
     path = PUZZLE_DIR / "solo-21.toml"
     assert main(["solve", str(path), "--json"]) == 0

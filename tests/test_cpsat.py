@@ -6,14 +6,14 @@ from pathlib import Path
 import pytest
 
 from solver import cpsat
-from solver.crosscheck import disagreement
-from solver.geometry import Board
-from solver.pieces import piece_by_name
-from solver.puzzle import Puzzle
-from solver.result import SolveResult, Status
-from solver.puzzle_file import load_puzzle
+from solver.puzzle.crosscheck import disagreement
+from solver.core.geometry import Board
+from solver.core.pieces import piece_by_name
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.result import SolveResult, Status
+from solver.formats.puzzle_file import load_puzzle
 from solver.solving import solve
-from solver.verify import verify
+from solver.puzzle.verify import verify
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

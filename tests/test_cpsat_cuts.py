@@ -5,7 +5,7 @@ own, are not one group."""
 from __future__ import annotations
 
 from solver.cpsat import driver
-from solver.result import Status
+from solver.puzzle.result import Status
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

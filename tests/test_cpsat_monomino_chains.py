@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from solver.cpsat import driver, model
-from solver.pieces import MONOMINO
-from solver.puzzle import Goal, Measure
-from solver.verify import verify
+from solver.core.pieces import MONOMINO
+from solver.puzzle.definition import Goal, Measure
+from solver.puzzle.verify import verify
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

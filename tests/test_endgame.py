@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.endgame import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
-from solver.geometry import COLORS, Board
-from solver.position import Move, Position
-from solver.result import Status
+from solver.endgame.analysis import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
+from solver.core.geometry import COLORS, Board
+from solver.core.position import Move, Position
+from solver.puzzle.result import Status
 from solver.solving import solve
-from solver.search.gametree import guaranteed_score, two_player_value
-from solver.sgf import write_record
-from solver.verify import verify
+from solver.endgame.gametree import guaranteed_score, two_player_value
+from solver.formats.sgf import write_record
+from solver.puzzle.verify import verify
 
 from .util import random_game
 
@@ -294,7 +294,7 @@ def test_a_position_far_from_the_end_says_so(capsys):
 
 @pytest.mark.parametrize("game, names", [("sample-duo", {"purple", "orange"}), ("sample-junior", {"green", "orange"})])
 def test_progress_names_only_the_game_s_colours(game, names):
-    from solver.sgf import load_record
+    from solver.formats.sgf import load_record
 
     record = load_record(str(ROOT / "puzzles" / "games" / f"{game}.blksgf"))
     said: list[str] = []
@@ -304,8 +304,8 @@ def test_progress_names_only_the_game_s_colours(game, names):
 
 
 def test_junior_solo_optima_by_the_compiled_engine_equal_the_python_tree():
-    from solver.search import gametree, treekernel
-    from solver.sgf import load_record
+    from solver.endgame import gametree, treekernel
+    from solver.formats.sgf import load_record
 
     record = load_record(str(ROOT / "puzzles" / "games" / "sample-junior.blksgf"))
     for n in (24, 26, 28, 30):

@@ -199,7 +199,7 @@ def listening() -> set[tuple[int, str, int]]:
 
 
 def test_a_local_cluster_listens_on_loopback_only():
-    from solver.distributed import _client
+    from solver.cluster import _client
 
     before = listening()
     with _client(2, None):

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from solver.geometry import Board
-from solver.pieces import MONOMINO, CLASSIC_SET as PIECES
-from solver.placements import placement_table
-from solver.puzzle import Puzzle
-from solver.puzzle_file import load_puzzle
+from solver.core.geometry import Board
+from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES
+from solver.core.placements import placement_table
+from solver.puzzle.definition import Puzzle
+from solver.formats.puzzle_file import load_puzzle
 from solver.solving import solve
-from solver.search.exhaustive import Exhaustive
-from solver.search.fillkernel import FillKernel, _setup_conflict, supported
-from solver.verify import verify
+from solver.packing.exhaustive import Exhaustive
+from solver.packing.fillkernel import FillKernel, _setup_conflict, supported
+from solver.puzzle.verify import verify
 
 from . import bruteforce
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from solver import Position
 from solver.errors import BlokusError, RecordError
-from solver.sgf import parse_sgf, read_record, write_record
+from solver.formats.sgf import parse_sgf, read_record, write_record
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "tests" / "data").glob("*.blksgf")) + sorted((ROOT / "puzzles" / "games").glob("*.blksgf"))

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.puzzle_file import load_puzzle, parse_puzzle
-from solver.search.halfturn import half_turn
-from solver.search.halves import HalvesSearch, cuts
-from solver.search.wastefast import CompiledWasteSearch
-from solver.verify import verify
+from solver.formats.puzzle_file import load_puzzle, parse_puzzle
+from solver.packing.halfturn import half_turn
+from solver.packing.halves import HalvesSearch, cuts
+from solver.packing.wastefast import CompiledWasteSearch
+from solver.puzzle.verify import verify
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

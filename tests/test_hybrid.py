@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from solver import hybrid
+from solver.hybrid import engine as hybrid
 from solver.cli import main
 from solver.errors import OptionError
-from solver.puzzle import Goal
-from solver.puzzle_file import load_puzzle, parse_puzzle
-from solver.result import SolveResult, Status
-from solver.solution_file import solution_to_json
+from solver.puzzle.definition import Goal
+from solver.formats.puzzle_file import load_puzzle, parse_puzzle
+from solver.puzzle.result import SolveResult, Status
+from solver.formats.solution_file import solution_to_json
 from solver.solving import solve
-from solver.verify import VerificationError, verify
+from solver.puzzle.verify import VerificationError, verify
 from tests.faults import signal_when
 from tests.puzzlegen import random_puzzle
 
@@ -168,7 +168,7 @@ FRONTIER_FILES = sorted((ROOT / "docs" / "frontier").glob("*.json"))
 
 @pytest.mark.parametrize("path", FRONTIER_FILES, ids=lambda p: p.stem)
 def test_each_committed_frontier_solution_file_verifies(path):
-    from solver.solution_file import check_solution
+    from solver.formats.solution_file import check_solution
 
     obj = json.loads(path.read_text())
     puzzle = load_puzzle(PUZZLES / f"{obj['puzzle']}.toml")
@@ -217,7 +217,7 @@ def _symmetric(puzzle, placements, symmetry) -> bool:
 
 
 def test_half_turn_symmetry_of_the_two_colour_puzzles():
-    from solver.search.halfturn import half_turn
+    from solver.packing.halfturn import half_turn
 
     pmap, cmap = half_turn(load_puzzle(PUZZLES / "frontier-2c-13x14.toml"))
     assert cmap == {0: 2, 2: 0}
@@ -227,7 +227,7 @@ def test_half_turn_symmetry_of_the_two_colour_puzzles():
 
 
 def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
-    from solver.search.halfturn import HalfTurnBeam
+    from solver.packing.halfturn import HalfTurnBeam
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     symmetry = hybrid._symmetry(puzzle)
@@ -272,7 +272,7 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
 def test_scattered_hole_steps_never_return_anything_illegal(seed):
     import random as _random
 
-    from solver.result import Stopwatch
+    from solver.puzzle.result import Stopwatch
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     current = _partial(puzzle, seed)
@@ -309,7 +309,7 @@ def test_the_lns_with_scattered_hole_steps_reports_a_verified_packing():
 
 @pytest.mark.parametrize("seed", [4, 5, 16, 17, 25, 32, 53])
 def test_the_waste_search_finds_exactly_the_brute_force_packings(seed):
-    from solver.search.waste import WasteSearch
+    from solver.packing.waste import WasteSearch
     from tests.bruteforce import solve_all
     from tests.puzzlegen import random_puzzle
 

@@ -1,4 +1,4 @@
-"""The compiled kernels' disk cache (solver/search/jit.py) under the faults
+"""The compiled kernels' disk cache (solver/kernels/jit.py) under the faults
 that stopped numba's own: damaged cache files, a read-only install with a
 warm cache, a read-only install with no cache folder anywhere.
 
@@ -23,7 +23,7 @@ import pytest
 from .faults import ROOT, blokus_read_only, run_read_only
 
 TINY = """
-from solver.search.jit import njit, take_notices
+from solver.kernels.jit import njit, take_notices
 
 
 @njit(cache=True)
@@ -108,13 +108,14 @@ def test_every_kernel_of_the_package_has_the_robust_cache():
     from numba.core.caching import NullCache
     from numba.core.dispatcher import Dispatcher
 
-    from solver.search import jit
+    from solver.kernels import jit
 
-    search = importlib.import_module("solver.search")
     kernels = []
-    for info in pkgutil.iter_modules(search.__path__):
-        module = importlib.import_module(f"solver.search.{info.name}")
-        kernels += [obj for obj in vars(module).values() if isinstance(obj, Dispatcher)]
+    for package_name in ("solver.kernels", "solver.packing", "solver.endgame"):
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package_name}.{info.name}")
+            kernels += [obj for obj in vars(module).values() if isinstance(obj, Dispatcher)]
     assert len(kernels) > 50
     assert all(isinstance(k._cache, (jit.KernelCache, NullCache)) for k in kernels)
     assert sum(isinstance(k._cache, jit.KernelCache) for k in kernels) > 50
@@ -123,8 +124,8 @@ def test_every_kernel_of_the_package_has_the_robust_cache():
 def test_the_package_imports_from_a_read_only_folder(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    modules = "treekernel, treereach, fillkernel, wastekernel, wastefast, playout, bitops"
-    code = f"from solver.search import {modules}; print('ok')"
+    code = ("from solver.endgame import treekernel, treereach, playout; "
+            "from solver.packing import fillkernel, wastekernel, wastefast; from solver.kernels import bitops; print('ok')")
     proc = run_read_only([sys.executable, "-c", code], [ROOT / "solver", home], capture_output=True, text=True,
                          timeout=120, cwd=ROOT, env=env_for(tmp_path, home))
     assert (proc.returncode, proc.stdout) == (0, "ok\n"), proc.stderr

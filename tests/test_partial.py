@@ -12,10 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver.puzzle_file import load_puzzle
-from solver.result import Status
+from solver.formats.puzzle_file import load_puzzle
+from solver.puzzle.result import Status
 from solver.solving import solve
-from solver.verify import verify
+from solver.puzzle.verify import verify
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOLO_84 = PUZZLES / "solo-84.toml"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from solver import reference
-from solver.geometry import NUM_COLORS, Board
-from solver.pieces import PIECE_NAMES, CLASSIC_SET as PIECES
-from solver.position import Move, Position
+from solver.core import reference
+from solver.core.geometry import NUM_COLORS, Board
+from solver.core.pieces import PIECE_NAMES, CLASSIC_SET as PIECES
+from solver.core.position import Move, Position
 
 from .util import random_game
 

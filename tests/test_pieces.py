@@ -1,8 +1,8 @@
 from collections import Counter
 
-from solver import reference
-from solver.pieces import CLASSIC_SET as PIECES  # the 21 square pieces (Trigon's: test_trigon.py)
-from solver.pieces import PIECE_NAMES, canonical, piece_by_name, piece_of_shape
+from solver.core import reference
+from solver.core.pieces import CLASSIC_SET as PIECES  # the 21 square pieces (Trigon's: test_trigon.py)
+from solver.core.pieces import PIECE_NAMES, canonical, piece_by_name, piece_of_shape
 
 EXPECTED_ORIENTATIONS = {
     "1": 1, "2": 2, "I3": 2, "V3": 4, "I4": 2, "L4": 8, "O": 1, "T4": 4, "Z4": 4,

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver.errors import IllegalMoveError
-from solver.geometry import CLASSIC, Board
-from solver.pieces import CLASSIC_SET as PIECES, piece_by_name
-from solver.position import Move, Position
+from solver.core.geometry import CLASSIC, Board
+from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
+from solver.core.position import Move, Position
 
 from .util import fast_moves, observable_state, random_game, reference_moves
 

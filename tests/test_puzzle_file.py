@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from solver.errors import BlokusError, BoardError, PuzzleError
-from solver.geometry import MAX_BOARD_SQUARES, Board
-from solver.pieces import CLASSIC_SET as PIECES, piece_by_name
-from solver.puzzle import Puzzle
-from solver.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
-from solver.verify import verify
+from solver.core.geometry import MAX_BOARD_SQUARES, Board
+from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
+from solver.puzzle.definition import Puzzle
+from solver.formats.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
+from solver.puzzle.verify import verify
 
 from . import bruteforce
 
@@ -328,7 +328,7 @@ def test_good_minimal_file_defaults(tmp_path):
 def test_documented_examples_parse():
     import re
 
-    import solver.puzzle_file as pf
+    import solver.formats.puzzle_file as pf
 
     readme = (PUZZLES.parent / "README.md").read_text()
     block = re.search(r"## Puzzle files.*?```toml\n(.*?)```", readme, re.S).group(1)

@@ -1,4 +1,4 @@
-"""The image renderer (solver/render.py) and ``blokus render``.
+"""The image renderer (solver/drawing/render.py) and ``blokus render``.
 
 Images are read back with Pillow and checked pixel by pixel at square
 centres (``render.square_pixel``): piece colours, empty and blocked squares,
@@ -19,11 +19,11 @@ import pytest
 from PIL import Image
 
 from solver import Board, Position
-from solver import render
+from solver.drawing import render
 from solver.cli import main
-from solver.geometry import COLORS
-from solver.puzzle_file import load_puzzle
-from solver.sgf import load_record
+from solver.core.geometry import COLORS
+from solver.formats.puzzle_file import load_puzzle
+from solver.formats.sgf import load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -176,7 +176,7 @@ def test_animation_has_initial_frame_plus_one_per_move(tmp_path):
 
 
 def test_core_does_not_import_matplotlib():
-    code = ("import sys, solver, solver.position, solver.puzzle, solver.puzzle_file, solver.sgf, solver.cli; "
+    code = ("import sys, solver, solver.core.position, solver.puzzle.definition, solver.formats.puzzle_file, solver.formats.sgf, solver.cli; "
             "sys.exit('matplotlib' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
 
@@ -278,7 +278,7 @@ def test_cli_render_default_paths(capsys, tmp_path, monkeypatch):
 
 
 def test_every_variant_color_has_a_distinct_paint():
-    from solver.variants import VARIANTS
+    from solver.core.variants import VARIANTS
 
     for v in VARIANTS.values():
         paints = [render.PAINTS[v.names[c]] for c in v.colors]
@@ -287,7 +287,7 @@ def test_every_variant_color_has_a_distinct_paint():
 
 
 def test_duo_draws_purple_and_orange():
-    from solver.variants import DUO
+    from solver.core.variants import DUO
 
     pos = Position(DUO)
     for text in ("e10", "j5"):
@@ -300,7 +300,7 @@ def test_duo_draws_purple_and_orange():
 # -- small things people see ------------------------------------------------------------------
 
 def test_one_square_to_leave_empty_is_singular():
-    from solver.puzzle_file import parse_puzzle
+    from solver.formats.puzzle_file import parse_puzzle
 
     puzzle = parse_puzzle('[board]\nsize = "4x4"\n[pieces]\nblue = "I3"\n[rules]\nempty = ["d1"]\nstars = ["a4"]\n')
     note = render._solution_scene(puzzle, (), False, None, (), None).note
@@ -308,7 +308,7 @@ def test_one_square_to_leave_empty_is_singular():
 
 
 def test_move_numbers_are_not_drawn_over_stars():
-    from solver.puzzle_file import parse_puzzle
+    from solver.formats.puzzle_file import parse_puzzle
     from solver.solving import solve
 
     # the I3's middle square, where its number would go, is a star

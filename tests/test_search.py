@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from solver.geometry import CLASSIC, Board
-from solver.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
-from solver.puzzle import Puzzle
-from solver.result import Status
-from solver.puzzle_file import load_puzzle
+from solver.core.geometry import CLASSIC, Board
+from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.result import Status
+from solver.formats.puzzle_file import load_puzzle
 from solver.solving import solve
-from solver.search.exhaustive import Exhaustive
-from solver.symmetry import quarter_turn
-from solver.symmetry import count_classes
-from solver.verify import verify
+from solver.packing.exhaustive import Exhaustive
+from solver.puzzle.symmetry import quarter_turn
+from solver.puzzle.symmetry import count_classes
+from solver.puzzle.verify import verify
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

@@ -1,4 +1,4 @@
-"""Reading and writing Pentobi game records (``solver.sgf``).
+"""Reading and writing Pentobi game records (``solver.formats.sgf``).
 
 The records under ``tests/data`` were made for these tests from legal games
 played with the package (seeded random games), then laid out by hand the
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from solver import Position, RecordError
-from solver.pieces import CLASSIC_SET as PIECES
-from solver import sgf
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.formats import sgf
 from solver.errors import IllegalMoveError
-from solver.sgf import load_record, parse_sgf, read_record, write_record
+from solver.formats.sgf import load_record, parse_sgf, read_record, write_record
 
 DATA = Path(__file__).parent / "data"
 COLOR_NAMES = ("blue", "yellow", "red", "green")

@@ -1,4 +1,4 @@
-"""The compiled game tree (solver.search.treekernel) against plain minimax.
+"""The compiled game tree (solver.endgame.treekernel) against plain minimax.
 
 Endgames come from seeded random games on 7x7, 8x6, 14x14 and the classic
 board, a few plies before their end, and from games where every colour
@@ -17,16 +17,16 @@ import time
 
 import pytest
 
-from solver.endgame import solo_puzzle
-from solver.geometry import CLASSIC, Board
-from solver.pieces import MONOMINO, PIECE_NAMES
-from solver.position import Move, Position
-from solver.search import treekernel as tk
-from solver.search.driver import best_value
-from solver.search.gametree import OutOfTime as TreeOutOfTime
-from solver.search.gametree import _key
-from solver.search.treetables import unsupported
-from solver.variants import DUO, JUNIOR
+from solver.endgame.analysis import solo_puzzle
+from solver.core.geometry import CLASSIC, Board
+from solver.core.pieces import MONOMINO, PIECE_NAMES
+from solver.core.position import Move, Position
+from solver.endgame import treekernel as tk
+from solver.packing.driver import best_value
+from solver.endgame.gametree import OutOfTime as TreeOutOfTime
+from solver.endgame.gametree import _key
+from solver.endgame.treetables import unsupported
+from solver.core.variants import DUO, JUNIOR
 
 from .util import random_game
 
@@ -210,7 +210,7 @@ def test_a_tiny_table_still_gives_exact_values():
 
 
 def _split_two_player(pos, deadline, window):
-    from solver.search import treesplit
+    from solver.endgame import treesplit
 
     return treesplit.solve_two_player(pos, deadline, window=window)
 
@@ -239,8 +239,8 @@ def test_analyze_uses_the_compiled_tree_and_reports_its_figures(tmp_path, capsys
     import json
 
     from solver.cli import main
-    from solver.endgame import analyze
-    from solver.sgf import write_record
+    from solver.endgame.analysis import analyze
+    from solver.formats.sgf import write_record
 
     end = random_game(3)
     pos = Position()
@@ -327,11 +327,11 @@ def test_moves_refuted_by_the_movers_solo_bound_keep_values_exact():
 
 
 def test_root_split_on_two_threads_equals_minimax():
-    """The root's moves shared out between two threads (solver.search.treesplit,
+    """The root's moves shared out between two threads (solver.endgame.treesplit,
     as analyze runs the two-player value): values and best moves as
     minimax's, with one table for both threads or one each, and with the
     first move's value split one ply deeper too."""
-    from solver.search import treesplit
+    from solver.endgame import treesplit
 
     found = endgames(SMALL[0], 8, most=9, cap=1500, seed0=600)
     found += endgames(Board.rectangle(8, 8, corners=True), 6, most=10, cap=1500, hand_pieces=6, seed0=600)

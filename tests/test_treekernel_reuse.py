@@ -4,9 +4,9 @@ gives its proven value and no move, never the previous search's move."""
 
 from __future__ import annotations
 
-from solver.position import Position
-from solver.search import treekernel as tk
-from solver.variants import DUO
+from solver.core.position import Position
+from solver.endgame import treekernel as tk
+from solver.core.variants import DUO
 
 from .util import random_game
 

@@ -1,4 +1,4 @@
-"""The compiled tree's reach by chains of placements (solver.search.treereach)
+"""The compiled tree's reach by chains of placements (solver.endgame.treereach)
 against a slow Python version of the same definition, and against what the
 colours go on to do."""
 
@@ -9,11 +9,11 @@ import random
 import numpy as np
 import pytest
 
-from solver.geometry import CLASSIC, Board, Mask
-from solver.pieces import CLASSIC_SET
-from solver.position import Position
-from solver.search import treereach as tr
-from solver.search.treetables import PAD, tables, words
+from solver.core.geometry import CLASSIC, Board, Mask
+from solver.core.pieces import CLASSIC_SET
+from solver.core.position import Position
+from solver.endgame import treereach as tr
+from solver.endgame.treetables import PAD, tables, words
 
 from .util import random_game
 

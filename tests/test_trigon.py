@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from solver import reference
-from solver.geometry import NUM_COLORS, TRIANGLE
-from solver.pieces import PIECES, TRIGON_PIECES, TRIGON_SET, is_monomino, piece_by_name
-from solver.placements import placement_table
-from solver.position import Move, Position
-from solver.sgf import read_record, write_record
-from solver.variants import TRIGON, TRIGON_2, TRIGON_3
+from solver.core import reference
+from solver.core.geometry import NUM_COLORS, TRIANGLE
+from solver.core.pieces import PIECES, TRIGON_PIECES, TRIGON_SET, is_monomino, piece_by_name
+from solver.core.placements import placement_table
+from solver.core.position import Move, Position
+from solver.formats.sgf import read_record, write_record
+from solver.core.variants import TRIGON, TRIGON_2, TRIGON_3
 
 ORIENTATIONS = {
     "I6": 6, "L6": 12, "V": 6, "S": 6, "P6": 12, "F": 12, "W": 6, "A6": 6, "G": 12, "Y": 12, "X": 3, "O": 1,
@@ -134,7 +134,7 @@ def test_both_engines_agree_on_trigon_solo_optima():
     """Late positions of seeded games: the search engine and the CP-SAT
     model (written over the geometry) prove the same solo optimum, and every
     answer passes the verifier (solving.solve checks them)."""
-    from solver.endgame import solo_puzzle
+    from solver.endgame.analysis import solo_puzzle
     from solver.solving import solve
 
     proven = 0

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from solver.errors import PuzzleError
-from solver.geometry import NUM_COLORS, TRIANGLE, squares_of
-from solver.pieces import PIECES, TRIGON_PIECES
-from solver.puzzle_file import load_puzzle, parse_puzzle, puzzle_to_toml
+from solver.core.geometry import NUM_COLORS, TRIANGLE, squares_of
+from solver.core.pieces import PIECES, TRIGON_PIECES
+from solver.formats.puzzle_file import load_puzzle, parse_puzzle, puzzle_to_toml
 from solver.solving import solve
-from solver.variants import TRIGON, TRIGON_3
-from solver.verify import verify
+from solver.core.variants import TRIGON, TRIGON_3
+from solver.puzzle.verify import verify
 
 from .test_puzzle_file import canonical
 

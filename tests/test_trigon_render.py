@@ -16,11 +16,11 @@ import textwrap
 import pytest
 from PIL import Image
 
-from solver import render
+from solver.drawing import render
 from solver.errors import PuzzleError
-from solver.position import Position
-from solver.text import board_picture, board_rows
-from solver.variants import TRIGON, TRIGON_3
+from solver.core.position import Position
+from solver.core.text import board_picture, board_rows
+from solver.core.variants import TRIGON, TRIGON_3
 
 WHITE = (255, 255, 255)
 
@@ -118,7 +118,7 @@ def test_text_picture_of_the_empty_board():
 
 def test_text_picture_shows_pieces():
     pos = trigon_position()
-    from solver.text import position_owner
+    from solver.core.text import position_owner
 
     rows = board_rows(pos.board, position_owner(pos))
     b = pos.board

@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from solver import reference
+from solver.core import reference
 from solver.cli import main
 from solver.errors import RecordError
-from solver.geometry import NUM_COLORS
-from solver.pieces import CLASSIC_SET as PIECES, piece_by_name
-from solver.placements import placement_table
-from solver.position import Move, Position
-from solver.sgf import read_record, write_record
-from solver.variants import CLASSIC_3, DUO, JUNIOR, VARIANTS, variant_by_game
+from solver.core.geometry import NUM_COLORS
+from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
+from solver.core.placements import placement_table
+from solver.core.position import Move, Position
+from solver.formats.sgf import read_record, write_record
+from solver.core.variants import CLASSIC_3, DUO, JUNIOR, VARIANTS, variant_by_game
 
 TWO_COLOR = [DUO, JUNIOR]
 
@@ -277,7 +277,7 @@ def test_a_record_error_names_the_move():
 # -- puzzles ----------------------------------------------------------------------------------
 
 def test_a_duo_puzzle_in_a_few_lines():
-    from solver.puzzle_file import parse_puzzle, puzzle_to_toml
+    from solver.formats.puzzle_file import parse_puzzle, puzzle_to_toml
 
     p = parse_puzzle('variant = "duo"\n[pieces]\npurple = "all"\n', "duo.toml")
     assert p.variant is DUO and p.board == DUO.board and p.colors == (0,) and len(p.pieces[0]) == 21
@@ -294,7 +294,7 @@ def test_a_duo_puzzle_in_a_few_lines():
 ])
 def test_bad_variant_puzzles(text, message):
     from solver.errors import PuzzleError
-    from solver.puzzle_file import parse_puzzle
+    from solver.formats.puzzle_file import parse_puzzle
 
     with pytest.raises(PuzzleError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_puzzle(text, "bad.toml")
@@ -303,7 +303,7 @@ def test_bad_variant_puzzles(text, message):
 def test_duo_solo_challenge_is_solved_by_both_engines():
     from pathlib import Path
 
-    from solver.puzzle_file import load_puzzle
+    from solver.formats.puzzle_file import load_puzzle
     from solver.solving import solve
 
     puzzle = load_puzzle(Path(__file__).resolve().parent.parent / "puzzles" / "duo-solo-21.toml")
@@ -349,7 +349,7 @@ def _green_turn(pos: Position) -> int:
 
 
 def test_three_player_guaranteed_scores_follow_the_shared_color():
-    from solver.endgame import analyze
+    from solver.endgame.analysis import analyze
 
     checked = 0
     for seed in range(40):
@@ -374,7 +374,7 @@ def test_three_player_guaranteed_scores_follow_the_shared_color():
 def test_junior_solo_optimum_by_play():
     """Junior (pieces twice, no bonus): the solo optimum comes from a
     one-colour game tree; it is the best of every way to play on alone."""
-    from solver.endgame import analyze
+    from solver.endgame.analysis import analyze
 
     end = random_game(JUNIOR, 2)
     pos = Position(JUNIOR)

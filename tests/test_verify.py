@@ -6,11 +6,11 @@ import random
 import pytest
 
 from solver.errors import PuzzleError
-from solver.geometry import CLASSIC, Board, color_index
-from solver.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
-from solver.position import Move, Position
-from solver.puzzle import Puzzle
-from solver.verify import VerificationError, verify
+from solver.core.geometry import CLASSIC, Board, color_index
+from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
+from solver.core.position import Move, Position
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.verify import VerificationError, verify
 
 from .util import random_game
 

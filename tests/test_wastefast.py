@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.puzzle_file import load_puzzle
-from solver.search.waste import WasteSearch
-from solver.search.wastefast import CompiledWasteSearch
-from solver.verify import verify
+from solver.formats.puzzle_file import load_puzzle
+from solver.packing.waste import WasteSearch
+from solver.packing.wastefast import CompiledWasteSearch
+from solver.puzzle.verify import verify
 from tests.bruteforce import solve_all
 from tests.puzzlegen import random_puzzle
 
@@ -64,8 +64,8 @@ def test_spread_out_spare_squares_still_give_verified_packings():
 
 
 def test_the_half_turn_mode_finds_exactly_the_symmetric_packings():
-    from solver.puzzle_file import parse_puzzle
-    from solver.search.halfturn import half_turn
+    from solver.formats.puzzle_file import parse_puzzle
+    from solver.packing.halfturn import half_turn
 
     puzzle = parse_puzzle("""
 name = "two-5x4"

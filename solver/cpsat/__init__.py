@@ -18,8 +18,8 @@ It never imports the search engine; both return the same SolveResult.
   hybrid's LNS steps too).
 """
 
-from .driver import solve, supervised
-from .hints import add_hint
-from .model import ENCODINGS, CpsatError, PuzzleModel, build
+from solver.cpsat.driver import solve, supervised
+from solver.cpsat.hints import add_hint
+from solver.cpsat.model import ENCODINGS, CpsatError, PuzzleModel, build
 
 __all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve", "supervised"]

@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..geometry import COLORS, squares_of
-from ..pieces import NUM_PIECES
-from ..placements import Placement
-from ..puzzle import Connect, Goal, Puzzle, SameShape
+from solver.core.geometry import COLORS, squares_of
+from solver.core.pieces import NUM_PIECES
+from solver.core.placements import Placement
+from solver.puzzle.definition import Connect, Goal, Puzzle, SameShape
 
 if TYPE_CHECKING:
-    from .model import PuzzleModel
+    from solver.cpsat.model import PuzzleModel
 
 # chains are followed only up to this many candidates of a colour (an
 # endgame has a few hundred; solo-21's 30,000 would take seconds to follow

@@ -21,14 +21,14 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..geometry import COLORS, Board, mask_of, squares_of
-from ..pieces import MONOMINO, PIECE_SIZES
-from ..placements import Placement
-from ..puzzle import Connect, Goal
-from ..result import Solution
+from solver.core.geometry import COLORS, Board, mask_of, squares_of
+from solver.core.pieces import MONOMINO, PIECE_SIZES
+from solver.core.placements import Placement
+from solver.puzzle.definition import Connect, Goal
+from solver.puzzle.result import Solution
 
 if TYPE_CHECKING:
-    from .model import BoolVar, PuzzleModel
+    from solver.cpsat.model import BoolVar, PuzzleModel
 
 
 # -- levels ---------------------------------------------------------------------------

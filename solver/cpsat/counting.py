@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
-from ..geometry import COLORS
-from ..placements import Placement
-from ..puzzle import Goal, Puzzle
-from ..result import Solution
-from ..symmetry import puzzle_symmetries
+from solver.core.geometry import COLORS
+from solver.core.placements import Placement
+from solver.puzzle.definition import Goal, Puzzle
+from solver.puzzle.result import Solution
+from solver.puzzle.symmetry import puzzle_symmetries
 
 if TYPE_CHECKING:
-    from .model import BoolVar, PuzzleModel
+    from solver.cpsat.model import BoolVar, PuzzleModel
 
 
 def add_color_order(m: PuzzleModel) -> None:

@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..geometry import squares_of
-from ..pieces import MONOMINO
-from ..puzzle import Puzzle
-from ..result import Solution
-from ..verify import VerificationError, verify
+from solver.core.geometry import squares_of
+from solver.core.pieces import MONOMINO
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.result import Solution
+from solver.puzzle.verify import VerificationError, verify
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from .model import PuzzleModel
+    from solver.cpsat.model import PuzzleModel
 
 
 def add_hint(m: PuzzleModel, placements: Solution) -> None:

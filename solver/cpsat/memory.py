@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import resource
 
-from ..puzzle import Puzzle
+from solver.puzzle.definition import Puzzle
 
 # Measured peaks (virtual size, 60 s): solo-21 (30k placements) 398 / 420 MB with one / two workers,
 # solo-84 (121k) 813 / 1,489 MB, 84 pieces on 26x26 (214k) 1,145 / 2,414 MB, on 32x32 (333k) 1,592 / 3,558 MB.
@@ -107,7 +107,7 @@ def fit_workers(puzzle: Puzzle, workers: int) -> tuple[int, str | None]:
     """The workers a solve can have within the memory the process may take:
     (``workers``, None), or (fewer, why). A model that does not fit with
     one worker raises CpsatError (before it is built)."""
-    from .model import CpsatError
+    from solver.cpsat.model import CpsatError
 
     room = available()
     if room is None:

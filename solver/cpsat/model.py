@@ -28,16 +28,16 @@ from typing import Callable
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..errors import BlokusError
-from ..geometry import COLORS, squares_of
-from ..pieces import MONOMINO, PIECE_SIZES
-from ..placements import Placement
-from ..puzzle import Connect, Goal, Measure, Puzzle, SameShape
-from ..scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
-from ..symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
-from .candidates import CHAIN_LIMIT, add_candidates, chained
-from .connectivity import add_levels
-from .counting import add_board_order, add_color_order
+from solver.errors import BlokusError
+from solver.core.geometry import COLORS, squares_of
+from solver.core.pieces import MONOMINO, PIECE_SIZES
+from solver.core.placements import Placement
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
+from solver.core.scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
+from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
+from solver.cpsat.candidates import CHAIN_LIMIT, add_candidates, chained
+from solver.cpsat.connectivity import add_levels
+from solver.cpsat.counting import add_board_order, add_color_order
 
 ENCODINGS = ("auto", "levels", "cuts")
 MONOMINO_CHAINS = True  # _monomino_last_chains (a switch for benchmarks)

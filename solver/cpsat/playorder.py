@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
-from ..pieces import PIECE_SIZES
-from ..puzzle import Connect, Goal
-from .warmstart import applies
+from solver.core.pieces import PIECE_SIZES
+from solver.puzzle.definition import Connect, Goal
+from solver.cpsat.warmstart import applies
 
 if TYPE_CHECKING:
-    from .model import PuzzleModel
+    from solver.cpsat.model import PuzzleModel
 
 # two full searches, the fixed one and the default LP one, sharing bounds
 # and clauses (interleaved neighbourhood searches get no worker of their own)

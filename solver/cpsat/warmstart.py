@@ -23,16 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..geometry import squares_of
-from ..pieces import MONOMINO, PIECE_SIZES
-from ..placements import Placement
-from ..puzzle import Connect, Goal, Measure
-from ..result import Solution
-from ..scoring import best_bonus
-from ..verify import VerificationError, verify
+from solver.core.geometry import squares_of
+from solver.core.pieces import MONOMINO, PIECE_SIZES
+from solver.core.placements import Placement
+from solver.puzzle.definition import Connect, Goal, Measure
+from solver.puzzle.result import Solution
+from solver.core.scoring import best_bonus
+from solver.puzzle.verify import VerificationError, verify
 
 if TYPE_CHECKING:
-    from .model import PuzzleModel
+    from solver.cpsat.model import PuzzleModel
 
 NODES = 1000  # nodes of the depth-first search (0.01-0.06 s on endgames)
 WIDTH = 6  # placements tried per node, best first

@@ -1,0 +1,2 @@
+"""Drawing: positions, puzzles and solutions as images (matplotlib, imported
+only here)."""

@@ -1,0 +1,516 @@
+"""Endgame analysis of a game position: what each colour can still make of it.
+
+- Solo optimum: a colour's best advanced score if the other colours placed
+  nothing more; an upper bound on what it can really reach. It is a maximize
+  puzzle (the board as it is, the colour's pieces in hand, the ``game``
+  rule), solved by either engine or by both with a cross-check.
+- Independence: when no square can be reached by two colours' future
+  pieces, the colours no longer interact and the solo optima are the exact
+  outcome of best play. Otherwise the colours that still interact are named
+  in groups.
+- Two-player games: the exact game value (seat 1 minus seat 2) and the best
+  move, by alpha-beta over real play when the rest of the game is small
+  enough; otherwise proven bounds from the solo optima and current scores.
+- Four-player games: the score each colour can guarantee whatever the
+  others do, when that search finishes.
+
+The game tree is the compiled engine (:mod:`solver.endgame.treekernel`);
+``analyze(..., tree="python")`` takes the plain-Python reference tree
+(:mod:`solver.endgame.gametree`) instead, as do boards the compiled engine
+does not take.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from solver.errors import OptionError
+from solver.core.geometry import NUM_COLORS, Mask
+from solver.core.pieces import MONOMINOES
+from solver.core.position import Move, Position
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
+from solver.puzzle.result import Progress, ProgressCallback, Status, Stopwatch
+from solver.core.scoring import best_bonus
+from solver.solving import ENGINES, check_time_limit, ctrl_c_stops, solve
+from solver.core.text import counted
+
+
+@dataclass
+class ColorReport:
+    color: int
+    score_now: int
+    solo_optimum: int | None
+    proven: bool
+    proven_by: str | None = None
+    bound: int | None = None  # upper bound on the solo optimum when not proven
+    placements: list = field(default_factory=list)  # [(colour, placement)] reaching the solo optimum, in play order
+    guaranteed: int | None = None  # four-player: score it can guarantee (when proven)
+    disagreement: str | None = None
+
+
+@dataclass
+class Analysis:
+    position: Position
+    two_player: bool
+    game_over: bool
+    colors: list[ColorReport]
+    independent: bool
+    groups: list[list[int]]  # colours that still interact, each group of two or more
+    game_value: int | None = None
+    game_value_proven: bool = False
+    game_bounds: tuple[int, int] | None = None
+    best_move: Move | None = None
+    notes: list[str] = field(default_factory=list)
+    nodes: int | None = None  # positions the game tree searched (None: no search ran)
+    seconds: float | None = None  # the game tree's time
+    depth: int | None = None  # the most plies below this position its lines reached
+    tree_proven: bool = False  # every game-tree search finished
+    interrupted: bool = False  # stopped by Ctrl-C: what was proven by then
+
+    @property
+    def positions_per_second(self) -> float | None:
+        if self.nodes is None or not self.seconds:
+            return None
+        return self.nodes / self.seconds
+
+
+def solo_puzzle(pos: Position, color: int) -> Puzzle:
+    """The maximize puzzle of a colour playing alone from this position."""
+    setup = {}
+    for c in range(NUM_COLORS):
+        placed = list(pos.initial_setup[c]) + [p for col, p in pos.history if col == c]
+        if placed:
+            setup[c] = tuple(placed)
+    return Puzzle(
+        board=pos.board,
+        colors=(color,),
+        pieces={color: tuple(pos.pieces_left(color))},
+        setup=setup,
+        connect=Connect.GAME,
+        goal=Goal.MAXIMIZE,
+        target=(color,),
+        measure=Measure.SCORE,
+        name=f"{pos.name(color)} alone",
+        variant=pos.variant,
+    )
+
+
+def reach(pos: Position, color: int) -> Mask:
+    """Squares that some future piece of the colour could cover (a superset):
+    its legal placements, grown by king steps through squares it may cover,
+    at most as many steps as it has squares left beyond one piece (each
+    further piece touches an earlier one at a corner)."""
+    if not pos.hand[color]:
+        return 0
+    b, t = pos.board, pos.table
+    seed = 0
+    for p in pos.legal_placements(color):
+        seed |= t.mask[p]
+    return b.king_fill(seed, ~pos.forbidden[color] & b.full_mask, steps=pos.squares_left(color) - 1)
+
+
+def interaction_groups(pos: Position) -> list[list[int]]:
+    """Groups of colours whose future squares overlap (directly or through
+    others); colours alone in their group are left out."""
+    regions = [reach(pos, c) for c in range(NUM_COLORS)]
+    parent = list(range(NUM_COLORS))
+
+    def find(c):
+        while parent[c] != c:
+            c = parent[c]
+        return c
+
+    for a in range(NUM_COLORS):
+        for b in range(a + 1, 4):
+            if regions[a] & regions[b]:
+                parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for c in range(NUM_COLORS):
+        groups.setdefault(find(c), []).append(c)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+class ScoreOutlook:
+    """``outlook(pos)``: for each colour, (lowest, highest) final score it can
+    still end with, for the game-tree search. A colour whose reach meets no
+    other colour's reach is settled: nobody can change what it makes, so its
+    final score is exactly its score now plus its solo gain (found by the
+    search engine and memoised on what it depends on: the hand, the reach,
+    and the forbidden and attach squares in it). Any other colour ends
+    between its score now (scores never fall) and its score now plus the
+    squares it can still cover (capped by its reach), plus the bonuses when
+    everything might still fit. A solo search that does not finish within
+    ``limit`` seconds leaves the colour unsettled."""
+
+    def __init__(self, limit: float = 1.0):
+        self.limit = limit
+        self.memo: dict = {}
+
+    def __call__(self, pos: Position) -> list[tuple[int, int]]:
+        regions = [reach(pos, c) for c in range(NUM_COLORS)]
+        out = []
+        for c in range(NUM_COLORS):
+            now, region = pos.score(c), regions[c]
+            others = 0
+            for o in range(NUM_COLORS):
+                if o != c:
+                    others |= regions[o]
+            gain = self.gain(pos, c, region) if not region & others else None
+            out.append((now + gain, now + gain) if gain is not None else (now, now + self.most(pos, c, region)))
+        return out
+
+    @staticmethod
+    def most(pos: Position, c: int, region: Mask) -> int:
+        left, room = pos.squares_left(c), region.bit_count()
+        if not region:
+            return 0
+        if room < left:
+            return room
+        return left + (best_bonus(bool(pos.hand[c] & MONOMINOES)) if pos.variant.bonus else 0)
+
+    def gain(self, pos: Position, c: int, region: Mask) -> int | None:
+        if not region:  # no legal move (the reach grows from the legal moves)
+            return 0
+        key = (c, pos.hand[c], region, pos.forbidden[c] & region, pos.board.corner_neighbours(pos.occupied[c]) & region)
+        if key not in self.memo:
+            self.memo[key] = _solo_gain(pos, c, self.limit)
+        return self.memo[key]
+
+
+def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
+    """What colour c alone still adds to its score, or None when the solo
+    search does not finish within ``limit`` seconds."""
+    if pos.variant.copies > 1:  # pieces twice: by play (the puzzle engines place each piece once)
+        from solver.endgame.gametree import OutOfTime, solo_optimum
+
+        try:
+            return solo_optimum(pos, c, time.monotonic() + limit)[0] - pos.score(c)
+        except OutOfTime:
+            return None
+    from solver.packing.driver import best_value
+
+    value = best_value(solo_puzzle(pos, c), time_limit=limit)
+    return None if value is None else value - pos.score(c)
+
+
+def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict,
+          tree: str = "compiled") -> ColorReport:
+    now = pos.score(color)
+    if not pos.hand[color] or not pos.legal_placements(color):
+        # nothing left to place, or never a move again: the score is final
+        return ColorReport(color, now, now, True, "rules")
+    if pos.variant.copies > 1:
+        return _solo_by_play(pos, color, time_limit, tree)
+    result = solve(solo_puzzle(pos, color), engine, time_limit=time_limit, **options)
+    proven = result.status is Status.OPTIMAL
+    proven_by = None
+    if proven:
+        engines = result.engines or {result.engine: result}
+        proven_by = "+".join(name for name, r in engines.items() if r.status is Status.OPTIMAL)
+    return ColorReport(color, now, result.objective, proven, proven_by, None if proven else result.bound,
+                       result.order, disagreement=result.disagreement)
+
+
+def _solo_by_play(pos: Position, color: int, time_limit: float, tree: str = "compiled") -> ColorReport:
+    """A solo optimum by a one-colour game tree (Junior: each piece twice,
+    which the puzzle engines do not model): the compiled one where it
+    applies, else the Python one over the rules core; the line it reports
+    is replayed by the rules core, which must reach the value."""
+    from solver.endgame.gametree import OutOfTime  # (the compiled engine's is a subclass)
+
+    if tree == "compiled" and compiled_tree_applies(pos):
+        from solver.endgame.treekernel import solo_optimum
+    else:
+        from solver.endgame.gametree import solo_optimum
+    now = pos.score(color)
+    try:
+        value, line, _ = solo_optimum(pos, color, time.monotonic() + time_limit)
+    except OutOfTime:
+        return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
+    _check_line(pos, color, line, value)
+    return ColorReport(color, now, value, True, "game tree", placements=[(m.color, m.placement) for m in line])
+
+
+def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None:
+    """The rules core replays a solo line: every move legal, the value reached."""
+    from solver.endgame.gametree import playing_alone
+
+    alone = playing_alone(pos, color)
+    for move in line:
+        alone.check_move(move)
+        alone.push(move)
+    if alone.score(color) != value:
+        raise AssertionError(f"{pos.name(color)}'s solo line reaches {alone.score(color)}, not {value}: a bug")
+
+
+TREES = ("compiled", "python")
+
+
+def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: str = "search",
+            options: dict | None = None, progress: ProgressCallback | None = None,
+            tree: str = "compiled") -> Analysis:
+    """Analyse a position; ``time_limit`` is shared over all the work: about
+    half for the solo optima, the rest for the game-tree search.
+    ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
+    encoding and parameters); ``progress`` hears what is being worked on;
+    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference)."""
+    check_time_limit(time_limit)
+    if engine not in ENGINES:
+        raise OptionError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if tree not in TREES:
+        raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
+    options = options or {}
+    groups = interaction_groups(pos)
+    if tree == "compiled" and (groups or pos.variant.copies > 1) and compiled_tree_applies(pos):
+        if progress:
+            progress(Progress(0.0, 0, "loading the compiled game tree"))
+        load_compiled_tree(pos)
+    clock = Stopwatch(time_limit)
+
+    def say(text: str) -> None:
+        if progress:
+            progress(Progress(clock.elapsed, 0, text))
+
+    with ctrl_c_stops() as stop:  # Ctrl-C: what was proven by then
+        active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
+        reports = []
+        for c in range(NUM_COLORS):
+            if stop.is_set():
+                reports.append(_unsolved(pos, c))
+                continue
+            if c in pos.variant.colors:  # (a slot not in play has nothing to place)
+                say(f"solo optimum of {pos.name(c)}")
+            left = sum(1 for a in active if a >= c)
+            share = max(0.5, clock.left() / (2 * max(1, left)))
+            reports.append(_solo(pos, c, engine, share, options, tree))
+        analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
+        if pos.game_over:
+            analysis.notes.append("the game is over: these are the final scores")
+        all_proven = all(r.proven for r in reports)
+        if two_player:
+            say("game value (alpha-beta)")
+            _two_player(analysis, clock.deadline, all_proven, tree, stop)
+        else:
+            say("guaranteed scores (alpha-beta)")
+            _four_player(analysis, clock.deadline, tree, stop)
+        analysis.interrupted = stop.is_set()
+    if analysis.interrupted:
+        analysis.notes.append("interrupted (Ctrl-C): what was proven by then")
+    return analysis
+
+
+def _unsolved(pos: Position, color: int) -> ColorReport:
+    """A colour's report with no search: its score now, the bound of its reach."""
+    now = pos.score(color)
+    if not pos.hand[color] or not pos.legal_placements(color):
+        return ColorReport(color, now, now, True, "rules")
+    return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
+
+
+def compiled_tree_applies(pos: Position) -> bool:
+    """Whether the compiled game tree takes this game: square boards up to
+    31 columns, and no shared colour (Three-Player)."""
+    from solver.endgame.treetables import unsupported
+
+    return unsupported(pos.board) is None and pos.variant.shared is None
+
+
+def load_compiled_tree(pos: Position) -> None:
+    """Compile the compiled game tree (on a first run, about a minute) or
+    load it from numba's cache (seconds), by a search of ``pos`` stopped at
+    its first look at the clock; callers do it before their time limit
+    starts, so that a first run does not spend the user's limit compiling."""
+    from solver.endgame import treekernel
+
+    if pos.game_over:
+        return
+    try:
+        treekernel.solve_two_player(pos.copy(), 0.0, table_bits=10)
+    except treekernel.OutOfTime:
+        pass
+
+
+class _TreeRun:
+    """One game-tree engine for an analysis: the compiled one where it
+    applies, else the Python reference; adds up what its searches did."""
+
+    def __init__(self, analysis: Analysis, tree: str, stop: threading.Event | None = None):
+        from solver.endgame import treekernel
+
+        self.analysis = analysis
+        self.stop = stop
+        self.compiled = tree == "compiled" and compiled_tree_applies(analysis.position)
+        self.kernel = treekernel
+        analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
+
+    def two_player(self, deadline: float, window: tuple[int, int]) -> tuple[int, Move | None]:
+        pos = self.analysis.position.copy()
+        if self.compiled:
+            return self._count(lambda: self._solve_two_player(pos, deadline, window))
+        from solver.endgame.gametree import two_player_value
+
+        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=self._outlook()))
+
+    def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
+        """The guaranteed scores of ``colors`` (value and best move, or the
+        OutOfTime of a colour not proven by the deadline); the compiled
+        engine searches TREE_THREADS colours at once."""
+        pos = self.analysis.position
+        if self.compiled:
+            outs = self.kernel.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS, self.stop)
+            return {c: self._tally(out) for c, out in outs.items()}
+        from solver.endgame.gametree import OutOfTime, guaranteed_score
+
+        found: dict = {}
+        for c in colors:
+            try:
+                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=self._outlook()))
+            except OutOfTime as e:
+                found[c] = e
+        return found
+
+    def _tally(self, out):
+        """Add a compiled search's figures (an Outcome or an OutOfTime) to the analysis."""
+        a = self.analysis
+        a.nodes += out.nodes
+        a.seconds += out.seconds
+        a.depth = max(a.depth, out.depth)
+        return out if isinstance(out, Exception) else (out.value, out.move)
+
+    def _solve_two_player(self, pos: Position, deadline: float, window: tuple[int, int]):
+        """The compiled two-player search, its root moves split between
+        TREE_THREADS threads (solver.endgame.treesplit) when that is over one."""
+        if TREE_THREADS > 1:
+            from solver.endgame import treesplit
+
+            return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS,
+                                              stop=self.stop)
+        return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS, stop=self.stop)
+
+    def _outlook(self):
+        """The Python tree's score outlook, which also ends its search at ``stop``."""
+        from solver.endgame.gametree import OutOfTime
+
+        look = ScoreOutlook()
+        if self.stop is None:
+            return look
+
+        def checked(p: Position):
+            if self.stop.is_set():
+                raise OutOfTime
+            return look(p)
+
+        return checked
+
+    def _count(self, search) -> tuple[int, Move | None]:
+        try:
+            out = search()
+        except self.kernel.OutOfTime as e:
+            self._tally(e)
+            raise
+        return self._tally(out)
+
+    def _python(self, search) -> tuple[int, Move | None]:
+        a = self.analysis
+        a.depth = None
+        t0 = time.perf_counter()
+        try:
+            value, move, nodes = search()
+        finally:
+            a.seconds += time.perf_counter() - t0
+        a.nodes += nodes
+        return value, move
+
+
+TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
+TREE_THREADS = 2  # threads of the compiled tree: four-player colours searched at once (benchmarks/tree_cores.py
+# --four), two-player root moves split between them (benchmarks/tree_split.py)
+
+
+def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled",
+                stop: threading.Event | None = None) -> None:
+    from solver.endgame.gametree import OutOfTime
+
+    pos, reps = analysis.position, analysis.colors
+    now = [r.score_now for r in reps]
+    best = [r.solo_optimum if r.proven else (r.bound if r.bound is not None else best_bonus(True)) for r in reps]
+    # seat 1 can at most reach its solo optima while seat 2 gains nothing, and the other way round
+    hi = best[0] + best[2] - now[1] - now[3]
+    lo = now[0] + now[2] - best[1] - best[3]
+    analysis.game_bounds = (lo, hi)
+    if analysis.independent and all_proven:
+        analysis.game_value = reps[0].solo_optimum + reps[2].solo_optimum - reps[1].solo_optimum - reps[3].solo_optimum
+        analysis.game_value_proven = True
+        analysis.best_move = _first_move(analysis)
+        analysis.notes.append("the colours no longer interact: the game value is the sum of the solo optima")
+        return
+    if pos.game_over:
+        s1, s2 = pos.seat_scores()
+        analysis.game_value, analysis.game_value_proven = s1 - s2, True
+        return
+    run = _TreeRun(analysis, tree, stop)
+    try:
+        value, move = run.two_player(deadline, (lo, hi))
+    except OutOfTime as e:
+        bounds = getattr(e, "bounds", None)
+        if bounds is not None:
+            analysis.game_bounds = (max(lo, bounds[0]), min(hi, bounds[1]))
+        if not (stop is not None and stop.is_set()):
+            analysis.notes.append(too_far_note(pos, analysis.game_bounds == (lo, hi)))
+        return
+    analysis.game_value, analysis.game_value_proven, analysis.best_move = value, True, move
+    analysis.tree_proven = True
+    analysis.notes.append(f"game value by alpha-beta over the rest of the game ({analysis.nodes:,} positions)")
+
+
+def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
+    """The note of a game value not proven in time: the position is too far
+    from the end, how far it is, and where proofs start."""
+    left = sum(len(pos.pieces_left(c)) for c in pos.variant.colors if pos.legal_placements(c))
+    bounds = " (the bounds follow from the solo optima alone)" if solo_bounds_only else ""
+    return (f"the position is too far from the end to prove in the time given: {counted(left, 'piece')} "
+            f"still in hand, and values are proven in seconds from about a dozen placements before the end{bounds}; "
+            "'blokus annotate' finds the first move it can prove")
+
+
+def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled",
+                 stop: threading.Event | None = None) -> None:
+    from solver.endgame.gametree import OutOfTime
+
+    pos = analysis.position
+    if pos.game_over:
+        for r in analysis.colors:
+            r.guaranteed = r.score_now
+        return
+    if analysis.independent:
+        for r in analysis.colors:
+            r.guaranteed = r.solo_optimum if r.proven else None
+        analysis.best_move = _first_move(analysis)
+        analysis.notes.append("the colours no longer interact: each can guarantee its solo optimum")
+        return
+    run = _TreeRun(analysis, tree, stop)
+    proven = 0
+    players = [r for r in analysis.colors if any(r.color in colors for colors in pos.variant.players)]
+    found = run.guaranteed([r.color for r in players], deadline)
+    for r in players:
+        if isinstance(found[r.color], OutOfTime):
+            if not (stop is not None and stop.is_set()):
+                analysis.notes.append(f"{pos.name(r.color)}: the guaranteed score was not proven within the time limit")
+            continue
+        value, move = found[r.color]
+        proven += 1
+        r.guaranteed = value
+        if move is not None and pos.to_move == r.color:
+            analysis.best_move = move
+    analysis.tree_proven = proven == len(players)
+
+
+def _first_move(analysis: Analysis) -> Move | None:
+    """In a position without interaction: the first move of the colour to move
+    in a play order reaching its solo optimum."""
+    c = analysis.position.to_move
+    if c is None or not analysis.colors[c].placements:
+        return None
+    return Move(*analysis.colors[c].placements[0])

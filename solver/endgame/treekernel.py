@@ -1,0 +1,1682 @@
+"""A compiled (numba) game-tree engine for endgames: the exact two-player
+value (seat 1, blue+red, minus seat 2, yellow+green) and best move, and the
+score one colour can guarantee in a four-player game, with the rules of
+:class:`~solver.core.position.Position` (fixed rotation, forced passes, the game
+ends when nobody can move, advanced scoring with both monomino bonuses).
+:mod:`solver.endgame.gametree` is the plain-Python reference it is tested
+against.
+
+State: one row per ply of an explicit stack (copy-make, so undoing a move is
+popping a row): per colour its forbidden squares (occupied, blocked, edge
+contact with its pieces) and its attach candidates (corners of its pieces,
+or its start squares), its hand as a bit mask, its final bonus once its hand
+is empty, the colours that never move again, and a Zobrist key (squares and
+pieces per colour, bonuses, the colour that moved last: that decides whose
+turn it is, and lets a child's key be computed without making the move).
+
+Search: alpha-beta with principal-variation search (null windows after the
+first move, re-searched when they fail high) over the explicit stack, so the
+kernel stops after a node budget and resumes where it was: the Python
+driver checks the clock between calls and, when time runs out, reports the
+bounds proven at the root instead of a value. A fixed-size transposition
+table in numpy arrays (two-slot buckets: one kept for the biggest subtree,
+one always replaced; each entry a lower and an upper bound, so it serves
+any window) gives the first move to try; then killer moves per ply, the
+history of cut-offs, and bigger pieces first. Enhanced transposition
+cut-offs look the children up in the table before searching any of them.
+
+Settling: at each new position every colour's reach (squares its future
+pieces could cover: king steps from its attach squares through squares it
+may cover, as many as it has squares left; with ``Params.reach``, only the
+squares of chains of placements inside that, a link per piece in hand,
+:func:`solver.endgame.treereach.piece_reach`) is compared with the others'.
+A colour whose reach meets nobody else's plays alone from then on: its
+final score is its solo optimum, found by a one-colour max search (alpha
+pruning, an optimistic bound from the room left, its own table memoised by
+colour, hand and the contents of the reach), and the colour is taken out of
+the rotation with that score booked. Others end between their score now
+and it plus what still fits, which cuts branches (as
+:class:`solver.endgame.analysis.ScoreOutlook` does for the Python tree). With
+``Params.tight`` (off by default: it cuts the tree's positions 3-4x at 12
+and 16 placements before the end, but its solo searches cost more time
+than that saves on many positions; benchmarks/RESULTS.md, issue 11 second
+session) a colour that still interacts is bounded by its solo optimum
+with the others frozen too, where that can refute the node's window.
+``Params.fit`` bounds a colour's rise by the pieces in hand that still fit
+somewhere inside its reach (no bonus once one does not; each kept with a
+placement as witness down the tree, since reaches only shrink), and
+``Params.tight_pieces`` keeps the solo bounds to colours with few pieces in
+hand, where those searches are small. With ``Params.mover`` the colour to
+move gets one too (it may hold one piece more, having one fewer after its
+move), searched with the alpha that refutes the row's children: the solo
+memo then bounds its score after each of its moves, and a child that bound
+refutes is not made at all. :func:`solve_two_player` (so ``blokus
+analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`: fit
+on, solo bounds on every ply for colours with at most 5 pieces in hand, 6
+for the colour to move, reaches by chains of placements for every hand
+(benchmarks/RESULTS.md, issue 11 third, fourth and eighth sessions);
+:func:`params` and :func:`two_player_params` keep them off.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from solver.core.pieces import MONOMINO
+from solver.core.position import Move, Position
+from solver.kernels.bitops import ONE, ZERO, count, ctz, king_fill, popcount
+from solver.endgame.gametree import OutOfTime as _TreeOutOfTime, playing_alone
+from solver.kernels.jit import njit
+from solver.endgame.treereach import find_fit, piece_reach
+from solver.endgame.treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
+
+INF = 1000  # beyond any value (|value| <= 4 * 89)
+VALUE_BIAS = 1024  # values are stored as value + VALUE_BIAS in 11 bits
+MAX_MOVES = 4096  # legal moves of one colour in one position, at most
+MAX_PLIES = 90  # 84 pieces and the root
+SOLO_PLIES = N_PIECES + 2
+
+# main loop modes
+ENTER, NEXT, RETURN = 0, 1, 2
+UNKNOWN = -2  # to_move of a row whose moves are not generated yet
+# what the kernel returns
+BUDGET, DONE, OVERFLOW = 0, 1, 2
+# ctl: the kernel's counters (kept between calls)
+C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
+C_BOUND_CALLS, C_BOUND_RUNS, C_BOUND_NODES, C_BOUND_CUTS = range(9, 13)  # _tighten's solo bounds
+C_MOVE_CUTS = 13  # children refuted before they were made, by the mover's solo bound after its move
+# child search kinds (PVS)
+FULL, NULL = 0, 1
+# solo ctl
+S_NODES, S_BUDGET, S_ABORT = range(3)
+# solo frame columns
+F_ALPHA, F_TOP, F_BEST, F_N, F_NEXT = range(5)
+GAVE_UP = np.uint64(0x9E3779B97F4A7C15)  # salt: "the solo search of this region gave up"
+SOLO_SALT = np.uint64(0xD1B54A32D192ED03)
+BOUND_GAVE_UP = np.uint64(0x8CB92BA72F3D8DD7)  # salt: "a bound search of this region gave up"
+
+
+# -- the kernel's data ------------------------------------------------------------
+class Stack(NamedTuple):
+    """One row per ply: the position after the moves above it, and the
+    alpha-beta frame of the search at that ply. Masks are rows of words."""
+
+    forbidden: np.ndarray  # (D, 4, R) uint64
+    corners: np.ndarray  # (D, 4, R) uint64 attach candidates
+    hand: np.ndarray  # (D, 4) int64
+    spare: np.ndarray  # (D, 4) int64 pieces held twice (Junior)
+    bonus: np.ndarray  # (D, 4) int64 final bonus once the hand is empty
+    started: np.ndarray  # (D, 4) int64 has a piece on the board
+    skip: np.ndarray  # (D,) int64 colours that never move again (no move, or settled)
+    gain: np.ndarray  # (D,) int64 weighted solo gains of the colours settled and taken out
+    key: np.ndarray  # (D,) uint64
+    to_move: np.ndarray  # (D,) int64, -1 when the game is over
+    last: np.ndarray  # (D,) int64 the colour that moved last (part of the key)
+    moves: np.ndarray  # (D, MAX_MOVES) int32 the moves at this ply ...
+    order: np.ndarray  # (D, MAX_MOVES) int64 ... and their ordering scores
+    n_moves: np.ndarray  # (D,) int64
+    next: np.ndarray  # (D,) int64 index of the move being searched
+    alpha: np.ndarray  # (D,) int64
+    beta: np.ndarray  # (D,) int64
+    alpha0: np.ndarray  # (D,) int64 the window at entry (after the table narrowed it)
+    beta0: np.ndarray  # (D,) int64
+    best: np.ndarray  # (D,) int64
+    best_move: np.ndarray  # (D,) int64
+    stage: np.ndarray  # (D,) int64 FULL or NULL: how the current child is searched
+    entry_nodes: np.ndarray  # (D,) int64 node count when the ply was entered
+    killers: np.ndarray  # (D, 2) int64
+    scratch: np.ndarray  # (9, R) uint64 reaches of the four colours, then work rows
+    reach: np.ndarray  # (D, 4, R) uint64 the reaches found at row d ...
+    reach_ok: np.ndarray  # (D,) int64 ... for these colours (0: the row's outlook did not run)
+    made: np.ndarray  # (D,) int64 1 when row d + 1 holds the current move of row d
+    stats: np.ndarray  # (D, 8) int64 per ply: entered, game over, table, settled, cut by bounds, expanded, moves, children
+    fits: np.ndarray  # (D, 4) int64 the pieces in hand that fit inside the colour's reach at row d (with reach_ok) ...
+    witness: np.ndarray  # (D, 4, N_PIECES) int32 ... and a placement of each inside it (Params.fit)
+    bound: np.ndarray  # (D, 3) int64 the outlook's bounds (lo, hi) of row d and whether they are set
+    up: np.ndarray  # (D, 4) int64 the most each colour can still gain in those bounds
+    solo_key: np.ndarray  # (D, 4) uint64 the solo memo key of a colour's bound search at row d ...
+    solo_ok: np.ndarray  # (D,) int64 ... for these colours
+
+
+class Params(NamedTuple):
+    """What one search computes: the value is sum(weight[c] * score of c);
+    the colours with maximiser[c] = 1 maximise it, the others minimise it."""
+
+    weight: np.ndarray  # (4,) int64
+    maximiser: np.ndarray  # (4,) int64
+    settle: int  # 1: settle colours that no longer interact
+    pvs: int  # 1: null windows after the first move
+    etc_plies: int  # enhanced transposition cut-offs this many plies below the root
+    solo_budget: int  # nodes of one solo search before it gives up
+    bonus_all: int  # the bonus for placing everything (0: the variant has none)
+    bonus_mono: int  # the bonus when the monomino went last
+    helper: int  # 1: a helper thread of a parallel search (another move order near the root)
+    tight: int  # plies below the root where a colour still interacting is bounded by its solo optimum too
+    tight_budget: int  # nodes of one such bounding solo search before it gives up
+    fit: int  # 1: a colour's rise is bounded by the pieces in hand that still fit inside its reach; 2: rechecked at every solo node too
+    tight_pieces: int  # tight bounds only for colours with at most this many pieces in hand (0: any)
+    tight_ratio: int  # no more tight bound searches once their positions exceed this many times the tree's (0: no cap)
+    mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
+    reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
+
+
+class Table(NamedTuple):
+    """A transposition table: 2**bits entries in buckets of two; an entry's
+    key is stored xor its data (a torn entry cannot match). Entries of an
+    earlier search (another generation) count as empty, so a new search
+    needs no clearing."""
+
+    key: np.ndarray  # (N,) uint64
+    data: np.ndarray  # (N,) uint64: lo, hi (11 bits each), move + 1 (22 bits), work (6 bits), generation (14)
+    generation: np.ndarray  # (1,) int64 the current search's
+
+
+class Memory(NamedTuple):
+    """Move-ordering memory and the duplicate marks of the generator."""
+
+    history: np.ndarray  # (4, P) int64 cut-offs caused by colour c's placement p
+    mark: np.ndarray  # (P,) int64 stamp of the last generation that listed p
+    stamp: np.ndarray  # (1,) int64
+
+
+class Solo(NamedTuple):
+    """The one-colour search: a stack of SOLO_PLIES rows (colour axis of
+    size 1, so the generator serves both), its table and counters."""
+
+    forbidden: np.ndarray  # (SOLO_PLIES, 1, R) uint64
+    corners: np.ndarray  # (SOLO_PLIES, 1, R) uint64
+    hand: np.ndarray  # (SOLO_PLIES,) int64
+    spare: np.ndarray  # (SOLO_PLIES,) int64
+    bonus: np.ndarray  # (SOLO_PLIES,) int64
+    started: np.ndarray  # (SOLO_PLIES, 1) int64
+    key: np.ndarray  # (SOLO_PLIES,) uint64
+    moves: np.ndarray  # (SOLO_PLIES, MAX_MOVES) int32
+    region: np.ndarray  # (1, R) uint64 the colour's reach at the solo root
+    fits: np.ndarray  # (SOLO_PLIES,) int64 the pieces in hand that fit in the room left at row sd (Params.fit) ...
+    witness: np.ndarray  # (SOLO_PLIES, N_PIECES) int32 ... each with a placement inside it
+    room: np.ndarray  # (1, R) uint64 work row: the region minus the forbidden squares
+    frame: np.ndarray  # (SOLO_PLIES, 5) int64 the search at each row, columns F_*
+    table: Table
+    ctl: np.ndarray  # (3,) int64 S_NODES, S_BUDGET, S_ABORT
+
+
+# -- small helpers -----------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _squares(tb, hand):
+    """Squares of the pieces in a hand (a bit mask of pieces)."""
+    n = 0
+    h = hand
+    while h:
+        k = ctz(np.uint64(h))
+        h &= h - 1
+        n += tb.piece_size[k]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _left(tb, hand, spare):
+    """Squares left in hand (``spare``: pieces held twice, Junior)."""
+    return _squares(tb, hand) + (_squares(tb, spare) if spare else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _most(tb, sp, hand, spare, room):
+    """The most a colour's score can still rise: the room it can cover, or
+    everything plus the best bonus still possible."""
+    left = _left(tb, hand, spare)
+    if room < left:
+        return room
+    return left + (sp.bonus_mono if hand & 1 else sp.bonus_all)
+
+
+@njit(cache=True, _nrt=False)
+def _most_fit(tb, sp, hand, spare, room, fits):
+    """_most, knowing that only the pieces in ``fits`` can still be placed
+    (each fits somewhere inside the colour's reach): with one that does
+    not, no bonus and at most the squares of those that do."""
+    if sp.fit and hand & ~fits:
+        return min(room, _left(tb, hand & fits, spare & fits))
+    return _most(tb, sp, hand, spare, room)
+
+
+@njit(cache=True, _nrt=False)
+def _score(tb, hand, spare, bonus):
+    """Advanced score: the bonus once everything is placed, else minus
+    the squares left."""
+    return bonus if hand == 0 else -_left(tb, hand, spare)
+
+
+@njit(cache=True, _nrt=False)
+def _take(sp, hand, spare, piece):
+    """(hand, spare, bonus) after one copy of a piece left the hand; the
+    bonus counts once the hand is empty."""
+    bit = np.int64(1) << piece
+    if spare & bit:
+        return hand, spare & ~bit, 0
+    hand &= ~bit
+    bonus = 0
+    if hand == 0:
+        bonus = sp.bonus_mono if piece == MONOMINO else sp.bonus_all
+    return hand, spare, bonus
+
+
+@njit(cache=True, _nrt=False)
+def _mix(h):
+    """splitmix64's finaliser: a well-spread 64-bit hash step."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _pack(lo, hi, move, work, generation):
+    return (np.uint64(lo + VALUE_BIAS) | (np.uint64(hi + VALUE_BIAS) << np.uint64(11))
+            | (np.uint64(move + 1) << np.uint64(22)) | (np.uint64(work) << np.uint64(44))
+            | (np.uint64(generation) << np.uint64(50)))
+
+
+@njit(cache=True, _nrt=False)
+def _unpack(data):
+    lo = np.int64(data & np.uint64(0x7FF)) - VALUE_BIAS
+    hi = np.int64((data >> np.uint64(11)) & np.uint64(0x7FF)) - VALUE_BIAS
+    move = np.int64((data >> np.uint64(22)) & np.uint64(0x3FFFFF)) - 1
+    work = np.int64((data >> np.uint64(44)) & np.uint64(0x3F))
+    return lo, hi, move, work
+
+
+@njit(cache=True, _nrt=False)
+def _current(table, data):
+    """Whether an entry's data belongs to the current search."""
+    return np.int64(data >> np.uint64(50)) == table.generation[0]
+
+
+@njit(cache=True, _nrt=False)
+def _probe(table, key):
+    """(found, lo, hi, move) of a key."""
+    i = np.int64(key & np.uint64(table.key.shape[0] - 2))
+    for j in range(i, i + 2):
+        data = table.data[j]
+        if table.key[j] ^ data == key and _current(table, data):
+            lo, hi, move, _ = _unpack(data)
+            return True, lo, hi, move
+    return False, -INF, INF, -1
+
+
+@njit(cache=True, _nrt=False)
+def _store(table, key, lo, hi, move, work):
+    """Record bounds [lo, hi] of a key (merged with what is known of it):
+    slot 0 of the bucket keeps the biggest subtree, slot 1 takes the rest."""
+    i = np.int64(key & np.uint64(table.key.shape[0] - 2))
+    gen = table.generation[0]
+    for j in range(i, i + 2):
+        data = table.data[j]
+        if table.key[j] ^ data == key and _current(table, data):
+            olo, ohi, omove, owork = _unpack(data)
+            lo = max(lo, olo)
+            hi = min(hi, ohi)
+            if move < 0:
+                move = omove
+            work = max(work, owork)
+            data = _pack(lo, hi, move, work, gen)
+            table.data[j] = data
+            table.key[j] = key ^ data
+            return
+    data = _pack(lo, hi, move, work, gen)
+    _, _, _, work0 = _unpack(table.data[i])
+    if not _current(table, table.data[i]):
+        work0 = -1
+    if work >= work0:
+        table.data[i + 1] = table.data[i]
+        table.key[i + 1] = table.key[i]
+        j = i
+    else:
+        j = i + 1
+    table.data[j] = data
+    table.key[j] = key ^ data
+
+
+@njit(cache=True, _nrt=False)
+def _bits(x):
+    """Bit length of a non-negative int (the work of a subtree, log2 nodes)."""
+    n = 0
+    while x and n < 63:
+        x >>= 1
+        n += 1
+    return n
+
+
+# -- move generation and make ------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _closed(tb, forbidden, d, c, s):
+    """Which edge neighbours of square s colour c may not cover (4 bits,
+    the pattern index of the covering lists)."""
+    f = 0
+    for i in range(4):
+        n = tb.neighbour[s, i]
+        if n >= 0 and (forbidden[d, c, n >> 6] >> np.uint64(n & 63)) & ONE:
+            f |= 1 << i
+    return f
+
+
+@njit(cache=True, _nrt=False)
+def _generate(tb, forbidden, corners, d, c, hand, mem, out, od):
+    """Write the legal placements of colour c (row d of the stacks) into
+    out[od]; returns how many (MAX_MOVES + 1: too many). Each is listed
+    once, from the first of its attach squares, bigger pieces first."""
+    nw = tb.n_words
+    stamp = mem.stamp[0] + 1
+    mem.stamp[0] = stamp
+    n = 0
+    for w in range(nw):
+        a = corners[d, c, w] & ~forbidden[d, c, w]
+        while a:
+            s = w * 64 + ctz(a)
+            a &= a - ONE
+            base = s * N_PIECES * 16 + _closed(tb, forbidden, d, c, s)
+            for k in range(N_PIECES - 1, -1, -1):
+                if not (hand >> k) & 1:
+                    continue
+                i = base + k * 16
+                for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
+                    x = tb.cover_word[j]
+                    if (tb.cover_mask[j, 0] & forbidden[d, c, x]) | (tb.cover_mask[j, 1] & forbidden[d, c, x + 1]) \
+                            | (tb.cover_mask[j, 2] & forbidden[d, c, x + 2]):
+                        continue
+                    p = tb.cover[j]
+                    if mem.mark[p] == stamp:
+                        continue
+                    mem.mark[p] = stamp
+                    if n == MAX_MOVES:
+                        return MAX_MOVES + 1
+                    out[od, n] = p
+                    n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _has_move(tb, forbidden, corners, d, c, hand):
+    """Whether colour c has a legal placement (row d)."""
+    nw = tb.n_words
+    for w in range(nw):
+        a = corners[d, c, w] & ~forbidden[d, c, w]
+        while a:
+            s = w * 64 + ctz(a)
+            a &= a - ONE
+            base = s * N_PIECES * 16 + _closed(tb, forbidden, d, c, s)
+            h = hand
+            while h:
+                k = ctz(np.uint64(h))
+                h &= h - 1
+                i = base + k * 16
+                for j in range(tb.cover_start[i], tb.cover_start[i + 1]):
+                    x = tb.cover_word[j]
+                    if not ((tb.cover_mask[j, 0] & forbidden[d, c, x]) | (tb.cover_mask[j, 1] & forbidden[d, c, x + 1])
+                            | (tb.cover_mask[j, 2] & forbidden[d, c, x + 2])):
+                        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _place(tb, forbidden, corners, started, e, c, p):
+    """Colour c's own rows at row e after it placed p (rows already copied):
+    its forbidden squares grow by p's edge ring, its attach candidates by
+    p's corners (they replace its start squares at its first piece)."""
+    y = tb.ring_word[p]
+    if not started[e, c]:
+        for w in range(tb.n_words):
+            corners[e, c, w] = ZERO
+        started[e, c] = 1
+    for k in range(4):
+        forbidden[e, c, y + k] |= tb.edge[p, k]
+        corners[e, c, y + k] |= tb.corner[p, k]
+
+
+@njit(cache=True, _nrt=False)
+def _make(tb, sp, st, d, c, p):
+    """Row d + 1 of the stack: row d after colour c placed p (the key
+    included; whose turn it is next is left to _next_to_move)."""
+    e = d + 1
+    nw = tb.n_words
+    for o in range(4):
+        for w in range(nw):
+            st.forbidden[e, o, w] = st.forbidden[d, o, w]
+            st.corners[e, o, w] = st.corners[d, o, w]
+        st.hand[e, o] = st.hand[d, o]
+        st.spare[e, o] = st.spare[d, o]
+        st.bonus[e, o] = st.bonus[d, o]
+        st.started[e, o] = st.started[d, o]
+    st.skip[e] = st.skip[d]
+    st.gain[e] = st.gain[d]
+    st.reach_ok[e] = 0
+    x = tb.mask_word[p]
+    for o in range(4):
+        for k in range(3):
+            st.forbidden[e, o, x + k] |= tb.mask[p, k]
+    _place(tb, st.forbidden, st.corners, st.started, e, c, p)
+    st.key[e] = _child_key(tb, st, d, c, p)
+    st.hand[e, c], st.spare[e, c], st.bonus[e, c] = _take(sp, st.hand[d, c], st.spare[d, c], tb.piece[p])
+    st.last[e] = c
+
+
+@njit(cache=True, _nrt=False)
+def _child_key(tb, st, d, c, p):
+    """The key after colour c placed p at row d (without making the move)."""
+    key = st.key[d] ^ tb.zobrist[c, p] ^ tb.zlast[st.last[d]] ^ tb.zlast[c]
+    piece = tb.piece[p]
+    if piece == MONOMINO and st.hand[d, c] == 1 and st.spare[d, c] == 0:
+        key ^= tb.zmono[c]
+    return key
+
+
+@njit(cache=True, _nrt=False)
+def _next_to_move(tb, st, d, after):
+    """The next colour in rotation after ``after`` that has a legal move
+    (the mover itself last), -1 when nobody has; colours found without a
+    move join the row's skip mask (they never move again)."""
+    for i in range(1, 5):
+        o = (after + i) & 3
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if st.hand[d, o] and _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
+            return o
+        st.skip[d] |= bit
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _final(tb, st, sp, d):
+    """The value of a finished game at row d (settled colours' gains included)."""
+    v = st.gain[d]
+    for c in range(4):
+        w = sp.weight[c]
+        if w:
+            v += w * _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c])
+    return v
+
+
+# -- settling: reaches and solo optima -------------------------------------------
+@njit(cache=True, _nrt=False)
+def _reach(tb, sp, st, d, o):
+    """scratch[o] = colour o's reach at row d (see the module docstring)."""
+    nw = tb.n_words
+    sc = st.scratch
+    for w in range(nw):
+        free = tb.open[0, w] & ~st.forbidden[d, o, w]
+        sc[4, w] = free
+        sc[o, w] = st.corners[d, o, w] & free
+    steps = _left(tb, st.hand[d, o], st.spare[d, o]) - 1
+    if steps > 0:
+        king_fill(sc, o, sc, 5, sc, 4, tb.not_left, tb.not_right, tb.width, nw, steps)
+    if sp.reach and popcount(np.uint64(st.hand[d, o])) + popcount(np.uint64(st.spare[d, o])) <= sp.reach:
+        for w in range(nw):
+            sc[5, w] = st.corners[d, o, w]
+        piece_reach(tb, sc, o, st.hand[d, o], st.spare[d, o], 6, 5, 7, 8, 4)
+
+
+@njit(cache=True, _nrt=False)
+def _fits(tb, st, d, o):
+    """st.fits[d, o] = the pieces of colour o's hand with a placement inside
+    its reach scratch[o] (each with one in st.witness[d, o]). A reach never
+    grows down the tree (the squares a colour may cover only shrink, and
+    its own move spends as many steps as it covers), so only the pieces
+    that fitted at row d - 1 are tried, first at their placement there."""
+    sc = st.scratch
+    bit = np.int64(1) << o
+    hand = st.hand[d, o]
+    parent = d > 0 and st.reach_ok[d - 1] & bit
+    todo = st.fits[d - 1, o] & hand if parent else hand
+    fits = 0
+    while todo:
+        k = ctz(np.uint64(todo))
+        todo &= todo - 1
+        if parent:
+            p = st.witness[d - 1, o, k]
+            x = tb.mask_word[p]
+            if not ((tb.mask[p, 0] & ~sc[o, x]) | (tb.mask[p, 1] & ~sc[o, x + 1]) | (tb.mask[p, 2] & ~sc[o, x + 2])):
+                st.witness[d, o, k] = p
+                fits |= np.int64(1) << k
+                continue
+        p = find_fit(tb, sc, o, k)
+        if p >= 0:
+            st.witness[d, o, k] = p
+            fits |= np.int64(1) << k
+    st.fits[d, o] = fits
+
+
+@njit(cache=True, _nrt=False)
+def _kept_reaches(tb, st, d):
+    """The colours whose reach at row d is their reach at row d - 1: known
+    there, not the colour that moved, and not touched by its piece (squares
+    outside a reach cannot change it, nor its legal moves)."""
+    kept = 0
+    if d == 0:
+        return kept
+    c = st.last[d]
+    p = st.moves[d - 1, st.next[d - 1]]
+    x = tb.mask_word[p]
+    for o in range(4):
+        bit = np.int64(1) << o
+        if o == c or not st.reach_ok[d - 1] & bit:
+            continue
+        if not ((tb.mask[p, 0] & st.reach[d - 1, o, x]) | (tb.mask[p, 1] & st.reach[d - 1, o, x + 1])
+                | (tb.mask[p, 2] & st.reach[d - 1, o, x + 2])):
+            kept |= bit
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
+    """Settle the colours at row d that no longer interact (take them out
+    of the rotation, booking their solo gains) and return proven bounds
+    (lo, hi) of the value (tightened by _tighten when that can refute the
+    window (alpha, beta))."""
+    nw = tb.n_words
+    sc = st.scratch
+    live = 0
+    st.reach_ok[d] = 0
+    kept = _kept_reaches(tb, st, d)
+    for o in range(4):
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if kept & bit:
+            for w in range(nw):
+                sc[o, w] = st.reach[d - 1, o, w]
+                st.reach[d, o, w] = sc[o, w]
+            if sp.fit:
+                fits = st.fits[d - 1, o]
+                st.fits[d, o] = fits
+                while fits:
+                    k = ctz(np.uint64(fits))
+                    fits &= fits - 1
+                    st.witness[d, o, k] = st.witness[d - 1, o, k]
+            st.reach_ok[d] |= bit
+            live |= bit
+            continue
+        if st.hand[d, o] == 0 or not _has_move(tb, st.forbidden, st.corners, d, o, st.hand[d, o]):
+            st.skip[d] |= bit  # never a move again
+            continue
+        _reach(tb, sp, st, d, o)
+        ctl[C_REACHES] += 1
+        for w in range(nw):
+            st.reach[d, o, w] = sc[o, w]
+        if sp.fit:
+            _fits(tb, st, d, o)
+        st.reach_ok[d] |= bit
+        empty = True
+        for w in range(nw):
+            if sc[o, w]:
+                empty = False
+                break
+        if empty:
+            st.skip[d] |= bit  # no attach square left: never a move again
+        else:
+            live |= bit
+    for o in range(4):
+        bit = np.int64(1) << o
+        if not live & bit:
+            continue
+        alone = True
+        for q in range(4):
+            if q != o and live & (np.int64(1) << q):
+                for w in range(nw):
+                    if sc[o, w] & sc[q, w]:
+                        alone = False
+                        break
+        if not alone:
+            continue
+        if sp.weight[o] == 0:
+            st.skip[d] |= bit  # plays alone and does not count: out of the tree
+            ctl[C_SETTLED] += 1
+            continue
+        ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o)
+        if ok:
+            st.skip[d] |= bit
+            st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
+            ctl[C_SETTLED] += 1
+    lo, hi = _bounds(tb, st, sp, d)
+    if d <= sp.tight:
+        lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
+        if hi <= alpha or lo >= beta:
+            ctl[C_BOUND_CUTS] += 1
+    st.bound[d, 0] = lo
+    st.bound[d, 1] = hi
+    st.bound[d, 2] = 1
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
+    """Bounds (lo, hi) of row d tightened by the solo optima of colours
+    that still interact: a colour ends at most at its solo optimum with the
+    others frozen where they are (they only take squares away from it; its
+    reach, scratch[o], bounds where it can play), which is often far below
+    _most (that books the whole bonus once the room is as big as the
+    squares left). A solo search runs only while the side it tightens can
+    still refute the window: hi down to alpha, lo up to beta."""
+    nw = tb.n_words
+    sc = st.scratch
+    if sp.tight_ratio and ctl[C_BOUND_NODES] > sp.tight_ratio * ctl[C_NODES]:
+        return lo, hi  # the bound searches have cost enough for now
+    for side in range(2):  # 0: the maximisers' colours lower hi, 1: the minimisers' raise lo
+        if side == 0 and hi <= alpha or side == 1 and lo >= beta:
+            continue
+        shave = 0  # the most the side's colours can take off
+        for o in range(4):
+            bit = np.int64(1) << o
+            w = sp.weight[o]
+            if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
+                continue
+            shave += abs(w) * _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw), st.fits[d, o])
+        if (hi - shave > alpha) if side == 0 else (lo + shave < beta):
+            continue  # even solo optima no better than now would not refute the window
+        for o in range(4):
+            bit = np.int64(1) << o
+            w = sp.weight[o]
+            if w == 0 or (w > 0) != (side == 0) or not live & bit or st.skip[d] & bit:
+                continue
+            if sp.tight_pieces and popcount(np.uint64(st.hand[d, o])) > sp.tight_pieces:
+                continue
+            now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
+            up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(sc, o, nw), st.fits[d, o])
+            need = hi - alpha if side == 0 else beta - lo  # what is left to take off, in value
+            a = abs(w)
+            t = max(now, now + up - (need + a - 1) // a)  # this colour alone at t would do
+            ok, value = _solo_bound(tb, sp, st, so, mem, ctl, d, o, t)
+            st.solo_key[d, o] = so.key[0]  # its children's entries bound the colour after each of its moves
+            st.solo_ok[d] |= bit
+            if ok and value - now < up:
+                if side == 0:
+                    hi -= w * (up - (value - now))
+                else:
+                    lo -= w * (up - (value - now))
+                st.up[d, o] = value - now
+            if hi <= alpha if side == 0 else lo >= beta:
+                break
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _bounds(tb, st, sp, d):
+    """(lo, hi) of the value at row d: settled gains are booked, a colour
+    out of the rotation keeps its score, the others gain 0 to _most."""
+    lo = st.gain[d]
+    hi = st.gain[d]
+    for o in range(4):
+        w = sp.weight[o]
+        if w == 0:
+            continue
+        now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
+        up = 0
+        if not st.skip[d] & (np.int64(1) << o):
+            up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], count(st.scratch, o, tb.n_words), st.fits[d, o])
+        st.up[d, o] = up
+        if w > 0:
+            lo += w * now
+            hi += w * (now + up)
+        else:
+            lo += w * (now + up)
+            hi += w * now
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _solo_root(tb, sp, st, so, d, o):
+    """Solo row 0 from colour o at row d inside its reach scratch[o];
+    returns the memo key (the colour, its hand and the reach's contents)."""
+    nw = tb.n_words
+    sc = st.scratch
+    h = SOLO_SALT ^ _mix(np.uint64(o + 1) ^ (np.uint64(st.hand[d, o]) << np.uint64(3)))
+    h = _mix(h ^ np.uint64(st.spare[d, o]))
+    for w in range(nw):
+        r = sc[o, w]
+        so.region[0, w] = r
+        so.forbidden[0, 0, w] = st.forbidden[d, o, w]
+        so.corners[0, 0, w] = st.corners[d, o, w]
+        h = _mix(h ^ r)
+        h = _mix(h ^ (st.forbidden[d, o, w] & r))
+        h = _mix(h ^ (st.corners[d, o, w] & r & ~st.forbidden[d, o, w]))
+    so.hand[0] = st.hand[d, o]
+    so.fits[0] = st.hand[d, o]
+    if sp.fit:
+        fits = st.fits[d, o]
+        so.fits[0] = fits
+        while fits:
+            k = ctz(np.uint64(fits))
+            fits &= fits - 1
+            so.witness[0, k] = st.witness[d, o, k]
+    so.spare[0] = st.spare[d, o]
+    so.bonus[0] = st.bonus[d, o]
+    so.started[0, 0] = st.started[d, o]
+    so.key[0] = h
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _solo_value(tb, sp, st, so, mem, ctl, d, o):
+    """(found, final score) of colour o playing alone from row d inside its
+    reach scratch[o]; memoised on the colour, its hand and the contents of
+    the reach; a search that gives up is remembered too."""
+    h = _solo_root(tb, sp, st, so, d, o)
+    found, lo, hi, _ = _probe(so.table, h)
+    if found and lo == hi:
+        return True, lo
+    found, _, _, _ = _probe(so.table, h ^ GAVE_UP)
+    if found:
+        return False, 0
+    so.ctl[S_NODES] = 0
+    so.ctl[S_ABORT] = 0
+    value = _solo_search(tb, sp, so, mem, o, -INF)
+    ctl[C_SOLO_NODES] += so.ctl[S_NODES]
+    ctl[C_SOLO_RUNS] += 1
+    if so.ctl[S_ABORT]:
+        _store(so.table, h ^ GAVE_UP, 0, 0, -1, 63)
+        return False, 0
+    return True, value
+
+
+@njit(cache=True, _nrt=False)
+def _solo_bound(tb, sp, st, so, mem, ctl, d, o, t):
+    """(found, an upper bound of colour o's solo optimum from row d inside
+    its reach scratch[o]), searched only as far as needed to tell whether
+    it is at most t: at most t, or the exact optimum above t. Shares the
+    memo of _solo_value (its entries are bounds of the same positions)."""
+    ctl[C_BOUND_CALLS] += 1
+    h = _solo_root(tb, sp, st, so, d, o)
+    found, lo, hi, _ = _probe(so.table, h)
+    if found and (lo == hi or hi <= t):
+        return True, hi
+    found, _, _, _ = _probe(so.table, h ^ GAVE_UP)
+    if found:
+        return False, 0
+    found, _, _, _ = _probe(so.table, h ^ BOUND_GAVE_UP)
+    if found:
+        return False, 0
+    so.ctl[S_NODES] = 0
+    so.ctl[S_ABORT] = 0
+    budget = so.ctl[S_BUDGET]
+    so.ctl[S_BUDGET] = sp.tight_budget
+    value = _solo_search(tb, sp, so, mem, o, t)
+    so.ctl[S_BUDGET] = budget
+    ctl[C_SOLO_NODES] += so.ctl[S_NODES]
+    ctl[C_SOLO_RUNS] += 1
+    ctl[C_BOUND_RUNS] += 1
+    ctl[C_BOUND_NODES] += so.ctl[S_NODES]
+    if so.ctl[S_ABORT]:
+        _store(so.table, h ^ BOUND_GAVE_UP, 0, 0, -1, 63)
+        return False, 0
+    return True, value
+
+
+@njit(cache=True, _nrt=False)
+def _solo_make(tb, sp, so, sd, c, p):
+    """Solo row sd + 1: row sd after the colour placed p."""
+    e = sd + 1
+    for w in range(tb.n_words):
+        so.forbidden[e, 0, w] = so.forbidden[sd, 0, w]
+        so.corners[e, 0, w] = so.corners[sd, 0, w]
+    so.started[e, 0] = so.started[sd, 0]
+    x = tb.mask_word[p]
+    for k in range(3):
+        so.forbidden[e, 0, x + k] |= tb.mask[p, k]
+    _place(tb, so.forbidden, so.corners, so.started, e, 0, p)
+    so.hand[e], so.spare[e], so.bonus[e] = _take(sp, so.hand[sd], so.spare[sd], tb.piece[p])
+    so.key[e] = so.key[sd] ^ tb.zobrist[c, p]
+    if sp.fit >= 2:
+        _solo_fits(tb, so, e)
+    else:
+        so.fits[e] = so.fits[sd] & so.hand[e]  # those that did not fit at the solo root never will
+
+
+@njit(cache=True, _nrt=False)
+def _solo_fits(tb, so, e):
+    """so.fits[e]: the pieces of row sd = e - 1 that fitted there and still
+    fit inside the room left at row e (the region minus its forbidden
+    squares), first tried at their placement there."""
+    nw = tb.n_words
+    for w in range(nw):
+        so.room[0, w] = so.region[0, w] & ~so.forbidden[e, 0, w]
+    todo = so.fits[e - 1] & so.hand[e]
+    fits = 0
+    r = so.room
+    while todo:
+        k = ctz(np.uint64(todo))
+        todo &= todo - 1
+        p = so.witness[e - 1, k]
+        x = tb.mask_word[p]
+        if not ((tb.mask[p, 0] & ~r[0, x]) | (tb.mask[p, 1] & ~r[0, x + 1]) | (tb.mask[p, 2] & ~r[0, x + 2])):
+            so.witness[e, k] = p
+            fits |= np.int64(1) << k
+            continue
+        p = find_fit(tb, r, 0, k)
+        if p >= 0:
+            so.witness[e, k] = p
+            fits |= np.int64(1) << k
+    so.fits[e] = fits
+
+
+@njit(cache=True, _nrt=False)
+def _solo_enter(tb, sp, so, mem, sd):
+    """A new solo node at row sd: (done, value) when known at once, else
+    its moves and frame are set up."""
+    alpha = so.frame[sd, F_ALPHA]
+    hand = so.hand[sd]
+    if hand == 0:
+        return True, so.bonus[sd]
+    now = -_left(tb, hand, so.spare[sd])
+    key = so.key[sd]
+    found, lo, hi, _ = _probe(so.table, key)
+    if found:
+        if lo == hi or hi <= alpha:
+            return True, hi
+        if lo - 1 > alpha:
+            alpha = lo - 1
+    room = 0
+    for w in range(tb.n_words):
+        room += popcount(so.region[0, w] & ~so.forbidden[sd, 0, w])
+    top = now + _most_fit(tb, sp, hand, so.spare[sd], room, so.fits[sd])
+    if top <= alpha:
+        return True, top
+    n = _generate(tb, so.forbidden, so.corners, sd, 0, hand, mem, so.moves, sd)
+    if n == 0:
+        _store(so.table, key, now, now, -1, 0)
+        return True, now
+    so.frame[sd, F_ALPHA] = alpha
+    so.frame[sd, F_TOP] = top
+    so.frame[sd, F_BEST] = -INF
+    so.frame[sd, F_N] = n
+    so.frame[sd, F_NEXT] = 0
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _solo_search(tb, sp, so, mem, c, alpha):
+    """The best final score of colour c alone from solo row 0 (a max-only
+    alpha search with its own table: a value above a node's alpha is exact,
+    one at or below it an upper bound; ``alpha``: the root's). Gives up
+    (S_ABORT) after the node budget."""
+    sd = 0
+    mode = ENTER
+    value = 0
+    so.frame[0, F_ALPHA] = alpha
+    while True:
+        if mode == ENTER:
+            so.ctl[S_NODES] += 1
+            if so.ctl[S_NODES] > so.ctl[S_BUDGET]:
+                so.ctl[S_ABORT] = 1
+                return 0
+            done, value = _solo_enter(tb, sp, so, mem, sd)
+            mode = RETURN if done else NEXT
+        elif mode == NEXT:
+            p = so.moves[sd, so.frame[sd, F_NEXT]]
+            _solo_make(tb, sp, so, sd, c, p)
+            so.frame[sd + 1, F_ALPHA] = max(so.frame[sd, F_ALPHA], so.frame[sd, F_BEST])
+            sd += 1
+            mode = ENTER
+        else:
+            if sd == 0:
+                return value
+            sd -= 1
+            if value > so.frame[sd, F_BEST]:
+                so.frame[sd, F_BEST] = value
+            nxt = so.frame[sd, F_NEXT] + 1
+            best = so.frame[sd, F_BEST]
+            if best >= so.frame[sd, F_TOP] or nxt >= so.frame[sd, F_N]:
+                if best > so.frame[sd, F_ALPHA]:
+                    _store(so.table, so.key[sd], best, best, -1, 0)
+                else:
+                    _store(so.table, so.key[sd], -INF, best, -1, 0)
+                value = best
+            else:
+                so.frame[sd, F_NEXT] = nxt
+                mode = NEXT
+
+
+# -- the search ---------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _order(tb, sp, st, mem, d, c, n, tt_move):
+    """Ordering scores of the n moves at row d: the table's move, then the
+    killers, then the history of cut-offs, then bigger pieces."""
+    k0 = st.killers[d, 0]
+    k1 = st.killers[d, 1]
+    for i in range(n):
+        p = st.moves[d, i]
+        if p == tt_move:
+            s = np.int64(1) << 60
+        elif p == k0:
+            s = np.int64(1) << 59
+        elif p == k1:
+            s = np.int64(1) << 58
+        else:
+            s = mem.history[c, p] * 8 + tb.size[p]
+            if sp.helper and d < 3:
+                s = -s
+        st.order[d, i] = s
+
+
+@njit(cache=True, _nrt=False)
+def _etc(tb, st, tt, d, c, n, maximising, alpha, beta):
+    """Enhanced transposition cut-off: a child whose table bounds already
+    refute the window. Returns (found, value)."""
+    for i in range(n):
+        p = st.moves[d, i]
+        found, lo, hi, _ = _probe(tt, _child_key(tb, st, d, c, p))
+        if found:
+            if maximising and lo >= beta:
+                return True, lo
+            if not maximising and hi <= alpha:
+                return True, hi
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _finish(tb, st, tt, d, nodes):
+    """Store what the search at row d proved; returns its value."""
+    best = st.best[d]
+    if best <= st.alpha0[d]:
+        lo, hi = -INF, best
+    elif best >= st.beta0[d]:
+        lo, hi = best, INF
+    else:
+        lo, hi = best, best
+    _store(tt, st.key[d], lo, hi, st.best_move[d], _bits(nodes - st.entry_nodes[d]))
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _pick(st, d):
+    """Move the best-scored remaining move of row d to position next[d]."""
+    i = st.next[d]
+    n = st.n_moves[d]
+    b = i
+    for j in range(i + 1, n):
+        if st.order[d, j] > st.order[d, b]:
+            b = j
+    if b != i:
+        p = st.moves[d, i]
+        st.moves[d, i] = st.moves[d, b]
+        st.moves[d, b] = p
+        s = st.order[d, i]
+        st.order[d, i] = st.order[d, b]
+        st.order[d, b] = s
+    return st.moves[d, i]
+
+
+@njit(cache=True, _nrt=False)
+def _turn(tb, st, mem, d):
+    """(whose turn it is at row d, its moves generated into row d): the next
+    colour in rotation after the one that moved last that has a legal move
+    (the mover itself last); (-1, 0) when nobody has one. Colours found
+    without a move join the row's skip mask."""
+    after = st.last[d]
+    for i in range(1, 5):
+        o = (after + i) & 3
+        bit = np.int64(1) << o
+        if st.skip[d] & bit:
+            continue
+        if st.hand[d, o]:
+            n = _generate(tb, st.forbidden, st.corners, d, o, st.hand[d, o], mem, st.moves, d)
+            if n:
+                st.to_move[d] = o
+                return o, n
+        st.skip[d] |= bit
+    st.to_move[d] = -1
+    return -1, 0
+
+
+@njit(cache=True, _nrt=False)
+def _enter(tb, sp, st, tt, mem, so, ctl, d):
+    """A new node at row d. Returns (done, value): done when its value is
+    known without searching its moves (game over, table, settled bounds);
+    otherwise its moves and frame are set up for NEXT. OVERFLOW (as value
+    with done = 2): more moves than the buffer holds."""
+    alpha = st.alpha[d]
+    beta = st.beta[d]
+    c = st.to_move[d]  # UNKNOWN below the root: found with the moves
+    st.stats[d, 0] += 1
+    st.bound[d, 2] = 0
+    st.solo_ok[d] = 0
+    if c == -1:
+        st.stats[d, 1] += 1
+        return 1, _final(tb, st, sp, d)
+    key = st.key[d]
+    found, lo, hi, tt_move = _probe(tt, key)
+    if found:
+        if lo == hi or lo >= beta:
+            st.stats[d, 2] += 1
+            return 1, lo
+        if hi <= alpha:
+            st.stats[d, 2] += 1
+            return 1, hi
+    elif d > 0 and sp.settle:
+        lo, hi = _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta)
+        if c >= 0 and st.skip[d] & (np.int64(1) << c):
+            c = UNKNOWN  # taken out as settled: the turn passes on
+        if lo == hi or lo >= beta or hi <= alpha:
+            _store(tt, key, lo, hi, -1, 0)
+            st.stats[d, 3 if lo == hi else 4] += 1
+            return 1, hi if hi <= alpha else lo
+    if lo > alpha:
+        alpha = lo
+    if hi < beta:
+        beta = hi
+    if c == UNKNOWN:
+        c, n = _turn(tb, st, mem, d)
+        if c < 0:
+            v = _final(tb, st, sp, d)
+            _store(tt, key, v, v, -1, 0)
+            st.stats[d, 1] += 1
+            return 1, v
+    else:
+        n = _generate(tb, st.forbidden, st.corners, d, c, st.hand[d, c], mem, st.moves, d)
+    if n > MAX_MOVES:
+        return 2, 0
+    if sp.tight and sp.mover >= 0 and st.bound[d, 2] and not st.solo_ok[d] & (np.int64(1) << c):
+        cut, v = _mover_bound(tb, sp, st, so, mem, ctl, d, c, alpha, beta)
+        if cut:
+            _store(tt, key, st.bound[d, 0], st.bound[d, 1], -1, 0)
+            st.stats[d, 4] += 1
+            return 1, v
+    maximising = sp.maximiser[c] == 1
+    if 0 < d <= sp.etc_plies:
+        cut, v = _etc(tb, st, tt, d, c, n, maximising, alpha, beta)
+        if cut:
+            ctl[C_ETC] += 1
+            if maximising:
+                _store(tt, key, v, INF, -1, 0)
+            else:
+                _store(tt, key, -INF, v, -1, 0)
+            return 1, v
+    _order(tb, sp, st, mem, d, c, n, tt_move)
+    st.stats[d, 5] += 1
+    st.stats[d, 6] += n
+    st.n_moves[d] = n
+    st.next[d] = 0
+    st.alpha[d] = alpha
+    st.beta[d] = beta
+    st.alpha0[d] = alpha
+    st.beta0[d] = beta
+    st.best[d] = -INF if maximising else INF
+    st.best_move[d] = -1
+    st.entry_nodes[d] = ctl[C_NODES]
+    return 0, 0
+
+
+@njit(cache=True, _nrt=False)
+def _child_window(sp, st, d, c):
+    """The window of the next child of row d (PVS: a null window after the
+    first move); sets the row's stage."""
+    a = st.alpha[d]
+    b = st.beta[d]
+    if st.next[d] == 0 or not sp.pvs or b - a <= 1:
+        st.stage[d] = FULL
+        return a, b
+    st.stage[d] = NULL
+    if sp.maximiser[c]:
+        return a, a + 1
+    return b - 1, b
+
+
+@njit(cache=True, _nrt=False)
+def _descend(tb, sp, st, tt, so, ctl, d):
+    """Take the next move of row d. When the table already decides what
+    the child would return in its window, return (True, that value) without
+    making the move (the child's own table check, done from here), or
+    when the mover's solo bound after the move refutes it (_move_bound);
+    else make it into row d + 1 with its window and return (False, 0)."""
+    p = _pick(st, d)
+    c = st.to_move[d]
+    st.stats[d, 7] += 1
+    a, b = _child_window(sp, st, d, c)
+    found, lo, hi, _ = _probe(tt, _child_key(tb, st, d, c, p))
+    if found:
+        if lo == hi or lo >= b:
+            st.made[d] = 0
+            st.stats[d + 1, 2] += 1
+            return True, lo
+        if hi <= a:
+            st.made[d] = 0
+            st.stats[d + 1, 2] += 1
+            return True, hi
+    cut, v = _move_bound(tb, sp, st, so, d, c, p, a, b)
+    if cut:
+        st.made[d] = 0
+        ctl[C_MOVE_CUTS] += 1
+        return True, v
+    _make_child(tb, sp, st, d)
+    st.alpha[d + 1] = a
+    st.beta[d + 1] = b
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _mover_bound(tb, sp, st, so, mem, ctl, d, c, alpha, beta):
+    """The solo bound of the colour to move at row d when the outlook did
+    not run one (it bounds colours with at most Params.tight_pieces in
+    hand; the mover is bounded with one more, as it has one fewer after its
+    move): the alpha of its search is what refutes the row's children, so
+    the memo then holds a bound for every one of its moves (_move_bound).
+    Returns (refuted, value) of the row itself when the bound refutes it."""
+    bit = np.int64(1) << c
+    w = sp.weight[c]
+    if w == 0 or not st.reach_ok[d] & bit:
+        return False, 0
+    if sp.tight_pieces and popcount(np.uint64(st.hand[d, c])) > sp.tight_pieces + sp.mover:
+        return False, 0
+    up = st.up[d, c]
+    if up <= 0:
+        return False, 0
+    a = abs(w)
+    need = st.bound[d, 1] - alpha if w > 0 else beta - st.bound[d, 0]
+    now = _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c])
+    t = max(now, now + up - (need + a - 1) // a)
+    ok, value = _solo_bound(tb, sp, st, so, mem, ctl, d, c, t)
+    st.solo_key[d, c] = so.key[0]
+    st.solo_ok[d] |= bit
+    if not ok or value - now >= up:
+        return False, 0
+    drop = up - (value - now)
+    st.up[d, c] = value - now
+    if w > 0:
+        st.bound[d, 1] -= w * drop
+        return st.bound[d, 1] <= alpha, st.bound[d, 1]
+    st.bound[d, 0] -= w * drop
+    return st.bound[d, 0] >= beta, st.bound[d, 0]
+
+
+@njit(cache=True, _nrt=False)
+def _move_bound(tb, sp, st, so, d, c, p, a, b):
+    """(refuted, value) of colour c's move p at row d before it is made:
+    when the outlook of row d ran a solo bound search for c, the solo memo
+    holds a bound of c's final score after p inside c's reach at row d (a
+    child of that search's root). The row's bounds with c's gain replaced
+    by it bound the child (every term of them bounds every line from row
+    d), so it is refuted when they are outside its window (a, b)."""
+    w = sp.weight[c]
+    if w == 0 or not st.bound[d, 2] or not st.solo_ok[d] & (np.int64(1) << c):
+        return False, 0
+    found, _, hi, _ = _probe(so.table, st.solo_key[d, c] ^ tb.zobrist[c, p])
+    if not found:
+        return False, 0
+    drop = st.up[d, c] - (hi - _score(tb, st.hand[d, c], st.spare[d, c], st.bonus[d, c]))
+    if drop <= 0:
+        return False, 0
+    if w > 0:
+        v = st.bound[d, 1] - w * drop
+        return v <= a, v
+    v = st.bound[d, 0] - w * drop
+    return v >= b, v
+
+
+@njit(cache=True, _nrt=False)
+def _make_child(tb, sp, st, d):
+    """Make the current move of row d into row d + 1 (whose turn next too)."""
+    c = st.to_move[d]
+    _make(tb, sp, st, d, c, st.moves[d, st.next[d]])
+    st.to_move[d + 1] = UNKNOWN
+    st.made[d] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _ascend(tb, sp, st, mem, d, v):
+    """A child of row d returned v. Returns 0: go on with the next move,
+    1: re-search the same child (st.alpha/beta[d + 1] set), 2: cut-off or
+    no moves left (the row is finished)."""
+    c = st.to_move[d]
+    a = st.alpha[d]
+    b = st.beta[d]
+    maximising = sp.maximiser[c] == 1
+    if st.stage[d] == NULL and a < v < b:
+        st.stage[d] = FULL
+        if maximising:
+            st.alpha[d + 1] = v
+            st.beta[d + 1] = b
+        else:
+            st.alpha[d + 1] = a
+            st.beta[d + 1] = v
+        return 1
+    i = st.next[d]
+    p = st.moves[d, i]
+    if maximising:
+        if v > st.best[d]:
+            st.best[d] = v
+            st.best_move[d] = p
+        if v > a:
+            st.alpha[d] = v
+    else:
+        if v < st.best[d]:
+            st.best[d] = v
+            st.best_move[d] = p
+        if v < b:
+            st.beta[d] = v
+    if st.alpha[d] >= st.beta[d]:
+        mem.history[c, p] += 1
+        if st.killers[d, 0] != p:
+            st.killers[d, 1] = st.killers[d, 0]
+            st.killers[d, 0] = p
+        return 2
+    st.next[d] = i + 1
+    return 2 if i + 1 >= st.n_moves[d] else 0
+
+
+@njit(cache=True, nogil=True)
+def _search(tb, sp, st, tt, mem, so, ctl, budget):
+    """Alpha-beta over the explicit stack from row 0 (its window in
+    st.alpha[0], st.beta[0]) until done or ``budget`` more nodes; resumes
+    from ctl. Returns DONE (value in ctl[C_VALUE], best move in
+    st.best_move[0]), BUDGET or OVERFLOW. The budget counts the nodes of
+    solo searches too: one tree node can run solo searches of many nodes,
+    and the caller looks at the clock only between calls."""
+    depth = ctl[C_DEPTH]
+    mode = ctl[C_MODE]
+    value = ctl[C_VALUE]
+    limit = ctl[C_NODES] + ctl[C_SOLO_NODES] + ctl[C_BOUND_NODES] + budget
+    while True:
+        if mode == ENTER:
+            if ctl[C_NODES] + ctl[C_SOLO_NODES] + ctl[C_BOUND_NODES] >= limit:
+                ctl[C_DEPTH] = depth
+                ctl[C_MODE] = mode
+                return BUDGET
+            ctl[C_NODES] += 1
+            done, value = _enter(tb, sp, st, tt, mem, so, ctl, depth)
+            if done == 2:
+                return OVERFLOW
+            mode = RETURN if done else NEXT
+        elif mode == NEXT:
+            known, value = _descend(tb, sp, st, tt, so, ctl, depth)
+            depth += 1
+            if known:
+                ctl[C_NODES] += 1  # a position decided by the table, as at ENTER
+                mode = RETURN
+            else:
+                mode = ENTER
+        else:
+            if depth == 0:
+                ctl[C_VALUE] = value
+                ctl[C_DEPTH] = 0
+                ctl[C_MODE] = RETURN
+                return DONE
+            depth -= 1
+            step = _ascend(tb, sp, st, mem, depth, value)
+            if step == 1:
+                if not st.made[depth]:
+                    _make_child(tb, sp, st, depth)
+                depth += 1
+                mode = ENTER
+            elif step == 2:
+                value = _finish(tb, st, tt, depth, ctl[C_NODES])
+            else:
+                mode = NEXT
+
+
+# -- the Python side ----------------------------------------------------------------
+class OutOfTime(_TreeOutOfTime):
+    """The search did not finish in time; ``bounds`` = (lo, hi) is what it
+    proved of the value (the window it was given, narrowed by the root moves
+    searched), ``nodes`` the positions it visited, ``depth`` the most plies
+    below the root it reached, ``seconds`` the time it took."""
+
+    def __init__(self, bounds: tuple[int, int], nodes: int, depth: int, seconds: float):
+        super().__init__(f"not proven: the value is between {bounds[0]} and {bounds[1]}")
+        self.bounds = bounds
+        self.nodes = nodes
+        self.depth = depth
+        self.seconds = seconds
+
+
+class Outcome(NamedTuple):
+    """What a finished search proved."""
+
+    value: int
+    move: Move | None  # the best move of the colour to move (None: the game is over)
+    nodes: int  # positions searched (solo searches not included)
+    solo_nodes: int  # positions of the solo searches that settled colours
+    depth: int  # the most plies below the root searched (where lines ended or were settled)
+    seconds: float
+
+
+def _stack(tb: Tables) -> Stack:
+    row = tb.n_words + PAD
+    D = MAX_PLIES
+
+    def z(*shape, dtype=np.int64):
+        return np.zeros(shape, dtype=dtype)
+
+    return Stack(z(D, 4, row, dtype=np.uint64), z(D, 4, row, dtype=np.uint64), z(D, 4), z(D, 4), z(D, 4), z(D, 4),
+                 z(D), z(D), z(D, dtype=np.uint64), z(D), z(D), z(D, MAX_MOVES, dtype=np.int32),
+                 z(D, MAX_MOVES), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D), z(D),
+                 np.full((D, 2), -1, dtype=np.int64), z(9, row, dtype=np.uint64),
+                 z(D, 4, row, dtype=np.uint64), z(D), z(D), z(D, 8), z(D, 4), z(D, 4, N_PIECES, dtype=np.int32),
+                 z(D, 3), z(D, 4), z(D, 4, dtype=np.uint64), z(D))
+
+
+def _table(bits: int) -> Table:
+    return Table(np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.uint64),
+                 np.zeros(1, dtype=np.int64))
+
+
+GENERATIONS = 1 << 14
+
+
+def _new_generation(table: Table) -> None:
+    """Start a new search on a table: earlier entries count as empty (the
+    table is cleared once every GENERATIONS searches)."""
+    g = int(table.generation[0]) + 1
+    if g >= GENERATIONS:
+        table.key.fill(0)
+        table.data.fill(0)
+        g = 1
+    table.generation[0] = g
+
+
+def _solo(tb: Tables, bits: int, table: Table | None = None) -> Solo:
+    row = tb.n_words + PAD
+    D = SOLO_PLIES
+    u = np.uint64
+    return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=np.int64),
+                np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros((D, 1), dtype=np.int64), np.zeros(D, dtype=u),
+                np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u), np.zeros(D, dtype=np.int64),
+                np.zeros((D, N_PIECES), dtype=np.int32), np.zeros((1, row), dtype=u),
+                np.zeros((D, 5), dtype=np.int64), table if table is not None else _table(bits),
+                np.zeros(3, dtype=np.int64))
+
+
+class Engine:
+    """The compiled engine's arrays for one board, reused from search to
+    search (the solo table too: solo optima do not depend on the search).
+    ``share``: another engine whose tables this one uses (a second thread
+    of a parallel search; each keeps its own stack and move ordering)."""
+
+    def __init__(self, board, table_bits: int = 20, solo_bits: int = 20, share: "Engine | None" = None):
+        self.board = board
+        self.tb = tables(board)
+        P = self.tb.piece.shape[0]
+        self.st = _stack(self.tb)
+        self.tt = share.tt if share else _table(table_bits)
+        self.mem = Memory(np.zeros((4, P), dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        self.so = _solo(self.tb, solo_bits, share.so.table if share else None)
+        self.ctl = np.zeros(16, dtype=np.int64)
+        self.params: Params | None = None
+
+    def _load(self, pos: Position, alpha: int, beta: int, fresh: bool) -> None:
+        """Row 0 of the stack from a position, the root window (alpha, beta);
+        ``fresh``: clear the transposition table and the history."""
+        r: Root = root_state(pos)
+        st = self.st
+        st.forbidden[0] = r.forbidden
+        st.corners[0] = r.corners
+        st.hand[0] = r.hand
+        st.spare[0] = r.spare
+        st.bonus[0] = r.bonus
+        st.started[0] = r.started
+        st.skip[0] = 0  # colours without a move are found on their turn (or by the outlook)
+        st.gain[0] = 0
+        st.reach_ok[0] = 0
+        st.key[0] = r.key
+        st.best_move[0] = -1  # a root the table settles gets no move (not a stale one)
+        st.to_move[0] = r.to_move if pos.to_move is not None else -1
+        st.last[0] = r.last
+        st.alpha[0], st.beta[0] = alpha, beta
+        st.killers.fill(-1)
+        st.stats.fill(0)
+        if fresh:
+            _new_generation(self.tt)
+            self.mem.history.fill(0)
+        self.ctl.fill(0)
+        self.ctl[C_MODE] = ENTER
+        self.so.ctl[S_BUDGET] = self.params.solo_budget
+
+    def run(self, pos: Position, params: Params, deadline: float | None,
+            window: tuple[int, int] | None = None, alpha_beta: tuple[int, int] | None = None,
+            fresh: bool = True, stop: threading.Event | None = None) -> Outcome:
+        """Search the position to the end of the game; OutOfTime (with the
+        proven bounds) when the deadline passes first. ``window``: proven
+        bounds (lo, hi) of the value; ``alpha_beta``: the root's alpha-beta
+        window instead (the value is exact only strictly inside it)."""
+        t0 = time.perf_counter()
+        lo, hi = window if window is not None else (-INF + 2, INF - 2)
+        alpha, beta = alpha_beta if alpha_beta is not None else (lo - 1, hi + 1)
+        self.params = params
+        self._load(pos, alpha, beta, fresh)
+        budget = 4096
+        while True:
+            start = time.perf_counter()
+            status = _search(self.tb, params, self.st, self.tt, self.mem, self.so, self.ctl, budget)
+            if status == DONE:
+                break
+            if status == OVERFLOW:
+                raise RuntimeError("more legal moves than the compiled engine's buffer holds")
+            if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
+                raise OutOfTime(self._root_bounds(pos, params, lo, hi), int(self.ctl[C_NODES]), self.depth(),
+                                time.perf_counter() - t0)
+            spent = time.perf_counter() - start
+            budget = int(min(max(budget * (0.05 / max(spent, 1e-4)), 1024), 1 << 22))
+        value = int(self.ctl[C_VALUE])
+        c = pos.to_move
+        move = Move(c, int(self.st.best_move[0])) if c is not None and self.st.best_move[0] >= 0 else None
+        return Outcome(value, move, int(self.ctl[C_NODES]), int(self.ctl[C_SOLO_NODES]), self.depth(),
+                       time.perf_counter() - t0)
+
+    def depth(self) -> int:
+        """The most plies below the root the last search entered."""
+        return int(np.flatnonzero(self.st.stats[:, 0])[-1])
+
+    def _root_bounds(self, pos: Position, params: Params, lo: int, hi: int) -> tuple[int, int]:
+        """What the unfinished search proved at the root: the root moves
+        searched so far raise the side to move's bound."""
+        if params.maximiser[pos.to_move]:
+            return max(lo, int(self.st.alpha[0])), hi
+        return lo, min(hi, int(self.st.beta[0]))
+
+
+def lazy_smp(engines: list[Engine], pos: Position, params: Params, deadline: float | None,
+             window: tuple[int, int] | None = None) -> Outcome:
+    """The same search on several threads sharing the first engine's tables
+    (the others try the moves near the root in another order, so that they
+    fill the table ahead of each other); the first to finish answers."""
+    t0 = time.perf_counter()
+    _new_generation(engines[0].tt)
+    for e in engines:
+        e.mem.history.fill(0)
+    stop = threading.Event()
+    results: list = [None] * len(engines)
+
+    def worker(k: int) -> None:
+        p = params if k == 0 else params._replace(helper=1)
+        try:
+            results[k] = engines[k].run(pos.copy(), p, deadline, window, fresh=False, stop=stop)
+        except OutOfTime as e:
+            results[k] = e
+        stop.set()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(len(engines))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    done = [r for r in results if isinstance(r, Outcome)]
+    nodes = sum(r.nodes for r in results)
+    if not done:
+        lo = max(r.bounds[0] for r in results)
+        hi = min(r.bounds[1] for r in results)
+        raise OutOfTime((lo, hi), nodes, max(r.depth for r in results), time.perf_counter() - t0)
+    out = done[0]
+    return out._replace(nodes=nodes, seconds=time.perf_counter() - t0)
+
+
+_ENGINES: dict = {}
+
+
+def engine(board, table_bits: int = 20) -> Engine:
+    """The engine of a board (one per board and table size, kept)."""
+    key = (board, table_bits)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(board, table_bits)
+    return _ENGINES[key]
+
+
+def engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
+    """``workers`` engines of a board sharing the tables of :func:`engine`'s."""
+    first = engine(board, table_bits)
+    helpers = _ENGINES.setdefault((board, table_bits, "helpers"), [])
+    while len(helpers) < workers - 1:
+        helpers.append(Engine(board, table_bits, share=first))
+    return [first] + helpers[: workers - 1]
+
+
+def independent_engines(board, table_bits: int = 20, workers: int = 2) -> list[Engine]:
+    """``workers`` engines of a board with tables of their own (for
+    searches that share nothing, run on threads at once): :func:`engine`'s
+    first, then kept extra ones."""
+    first = engine(board, table_bits)
+    more = _ENGINES.setdefault((board, table_bits, "independent"), [])
+    while len(more) < workers - 1:
+        more.append(Engine(board, table_bits))
+    return [first] + more[: workers - 1]
+
+
+def params(pos: Position, weight, maximiser, settle: bool = True, pvs: bool = True, etc_plies: int = 6,
+           solo_budget: int = 200_000, tight: int = 0, tight_budget: int = 2_000, fit: int = 0,
+           tight_pieces: int = 0, tight_ratio: int = 0, mover: int = -1, reach: int = 0) -> Params:
+    """The parameters of a search from ``pos`` (see :class:`Params`)."""
+    all_placed, mono_last = bonuses(pos)
+    return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(settle), int(pvs),
+                  etc_plies, solo_budget, all_placed, mono_last, 0, tight, tight_budget, int(fit), tight_pieces,
+                  tight_ratio, mover, reach)
+
+
+TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
+
+
+def two_player_params(pos: Position, settle: bool = True) -> Params:
+    """A search for the two-player value: seat 1 minus seat 2, seat 1 maximising."""
+    return params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settle)
+
+
+def guaranteed_params(pos: Position, color: int, settle: bool = True) -> Params:
+    """A search for the score ``color`` guarantees: it maximises, the others minimise."""
+    weight = tuple(1 if c == color else 0 for c in range(4))
+    return params(pos, weight, weight, settle)
+
+
+def _final_value(pos: Position, weight) -> int:
+    return sum(w * pos.score(c) for c, w in enumerate(weight))
+
+
+# solve_two_player's bounds (issue 11, third session: fewer positions and CPU
+# seconds than without on sample-2p at move 52, 12 placements before the end
+# of benchmarks/endgame.py's seeded games and random_game(7) 12 before the
+# end; 16 before the end the same 3 of 10 proven in 30 CPU s; fourth
+# session, the mover's bound: sample-2p 9.9 -> 8.0 CPU s, a tie 12 and 16
+# before the end; eighth session, reaches by chains of placements: 12 and 16
+# before the end 1.3-2x less CPU time to most proofs, 16/0 and 12/2 proven
+# in 30 CPU s on one thread where they were not)
+TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1, reach=N_PIECES)
+
+
+def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     settle: bool = True, table_bits: int = 20, stop: threading.Event | None = None) -> Outcome:
+    """The two-player value (seat 1 minus seat 2 under best play) with its
+    best move and the search's figures; raises OutOfTime (with the bounds
+    proven so far) when the deadline passes or ``stop`` is set first.
+    ``window``: proven bounds on the value, if known."""
+    if pos.game_over:
+        return Outcome(_final_value(pos, TWO_PLAYER_WEIGHT), None, 1, 0, 0, 0.0)
+    p = params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settle, **TWO_PLAYER_BOUNDS)
+    return engine(pos.board, table_bits).run(pos, p, deadline, window, stop=stop)
+
+
+def solve_guaranteed(pos: Position, color: int, deadline: float | None, settle: bool = True,
+                     table_bits: int = 20, eng: Engine | None = None, stop: threading.Event | None = None) -> Outcome:
+    """The score ``color`` can guarantee whatever the others do (they
+    minimise it), the best move of the colour to move, and the search's
+    figures; raises OutOfTime. ``eng``: the engine to search with (the
+    board's own by default)."""
+    if pos.game_over:
+        return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
+    eng = eng or engine(pos.board, table_bits)
+    return eng.run(pos, guaranteed_params(pos, color, settle), deadline, stop=stop)
+
+
+def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 1,
+                         table_bits: int = 20, stop: threading.Event | None = None) -> dict[int, Outcome | OutOfTime]:
+    """The guaranteed scores of several colours, searched on ``workers``
+    threads at once (the searches share nothing: each thread has an
+    engine with tables of its own, and takes the next colour when it is
+    done), in the order given. A colour not proven by the deadline (or
+    before ``stop`` is set) maps to its OutOfTime; any other error of a
+    search is raised here."""
+    engs = independent_engines(pos.board, table_bits, max(1, min(workers, len(colors))))
+    todo = list(colors)
+    lock = threading.Lock()
+    results: dict = {}
+    errors: list[Exception] = []
+
+    def worker(eng: Engine) -> None:
+        while True:
+            with lock:
+                if not todo or errors:
+                    return
+                c = todo.pop(0)
+            try:
+                results[c] = solve_guaranteed(pos.copy(), c, deadline, eng=eng, stop=stop)
+            except OutOfTime as e:
+                results[c] = e
+            except Exception as e:  # raised in the caller's thread below
+                errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(e,)) for e in engs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
+    return {c: results[c] for c in colors}
+
+
+def solo_optimum(pos: Position, color: int, deadline: float | None, table_bits: int = 18
+                 ) -> tuple[int, list[Move], int]:
+    """As :func:`solver.endgame.gametree.solo_optimum` (the colour playing
+    alone: for Junior, whose pieces come twice), by this engine: (value,
+    the moves reaching it, positions); raises OutOfTime. The line follows
+    the best moves of searches from each position on it (table hits)."""
+    alone = playing_alone(pos, color)
+    eng = engine(alone.board, table_bits)
+    p = guaranteed_params(alone, color)
+    out = eng.run(alone.copy(), p, deadline)
+    value, nodes, line = out.value, out.nodes, []
+    while out.move is not None:
+        line.append(out.move)
+        alone.push(out.move)
+        if alone.game_over:
+            break
+        out = eng.run(alone.copy(), p, deadline, fresh=False)
+        nodes += out.nodes
+    return value, line, nodes
+
+
+def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     settle: bool = True, table_bits: int = 20) -> tuple[int, Move | None, int]:
+    """(seat 1 minus seat 2 under best play, best move, nodes), as
+    :func:`solver.endgame.gametree.two_player_value`; raises OutOfTime
+    (with the bounds proven so far)."""
+    out = solve_two_player(pos, deadline, window, settle, table_bits)
+    return out.value, out.move, out.nodes
+
+
+def guaranteed_score(pos: Position, color: int, deadline: float | None, settle: bool = True,
+                     table_bits: int = 20) -> tuple[int, Move | None, int]:
+    """(the score ``color`` can guarantee whatever the others do, the best
+    move of the colour to move, nodes), as
+    :func:`solver.endgame.gametree.guaranteed_score`; raises OutOfTime."""
+    out = solve_guaranteed(pos, color, deadline, settle, table_bits)
+    return out.value, out.move, out.nodes

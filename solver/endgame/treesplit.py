@@ -1,0 +1,239 @@
+"""Root splitting for the compiled game tree (issue 11, fifth session): the
+root's moves shared out between threads, each with an engine of its own
+(its stack, move ordering and killer moves) on one transposition table
+and solo table (``share=False``: tables of their own too, which costs
+positions). Unlike lazy SMP (every thread searching the whole tree,
+which lost), each root move is searched by one thread.
+
+Each thread takes the next root move (bigger pieces first, as the
+kernel's own order at a fresh root) and searches the position after it.
+Once some move's value is known, the others only need a null-window test
+against the best so far ("is this move better?"), re-searched for its
+exact value when it is, as the kernel's PVS does below the root. A move
+started before any value was known (the first move of each thread) is
+searched with the whole window; when another thread raises the best
+value, a search whose window it makes stale stops between kernel calls
+and starts again with the new bound, on the same table, so what it
+proved so far is not lost (table entries are bounds valid in any window).
+``blokus analyze`` computes two-player values this way on
+:data:`solver.endgame.analysis.TREE_THREADS` threads (benchmarks/RESULTS.md,
+issue 11, fifth session).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from solver.core.position import Move, Position
+from solver.endgame import treekernel as tk
+
+
+@dataclass
+class _Root:
+    """What the threads share: the root moves not yet taken, the best
+    value and move so far, the figures, and per thread an event set when
+    its window went stale."""
+
+    pos: Position
+    params: tk.Params
+    lo: int  # proven bounds of the value
+    hi: int
+    maximising: bool
+    moves: list[Move]
+    deadline: float | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    taken: int = 0
+    best: int | None = None
+    best_move: Move | None = None
+    best_rank: int = 0
+    nodes: int = 0
+    solo_nodes: int = 0
+    depth: int = 0
+    stale: list[threading.Event] = field(default_factory=list)
+    error: BaseException | None = None
+
+    def better(self, v: int, than: int | None) -> bool:
+        """Whether the root's side prefers value v to ``than``."""
+        return than is None or (v > than if self.maximising else v < than)
+
+    def window(self, bound: int | None, test: bool) -> tuple[int, int]:
+        """The child's alpha-beta window: all of (lo, hi) while no move has a
+        value; else the null window "better than bound?" (``test``) or the
+        window above (below, for the minimiser) the bound."""
+        if bound is None:
+            return self.lo - 1, self.hi + 1
+        if self.maximising:
+            return (bound, bound + 1) if test else (bound, self.hi + 1)
+        return (bound - 1, bound) if test else (self.lo - 1, bound)
+
+    def record(self, out: tk.Outcome | tk.OutOfTime, k: int, rank: int, move: Move, value: int | None) -> None:
+        """Add a child search's figures; a new best value marks the other threads' windows stale."""
+        with self.lock:
+            self.nodes += out.nodes
+            self.solo_nodes += getattr(out, "solo_nodes", 0)
+            self.depth = max(self.depth, out.depth + 1)
+            if value is None:
+                return
+            if self.better(value, self.best) or (value == self.best and rank < self.best_rank):
+                if value != self.best:
+                    for j, e in enumerate(self.stale):
+                        if j != k:
+                            e.set()
+                self.best, self.best_move, self.best_rank = value, move, rank
+
+    def solved(self) -> bool:
+        """The best value reaches the proven bound: no move can beat it."""
+        return self.best is not None and self.best == (self.hi if self.maximising else self.lo)
+
+
+def _search_move(root: _Root, eng: tk.Engine, k: int, rank: int, move: Move) -> None:
+    """The value of one root move, or only that it is no better than the
+    best so far; restarted when another thread raises the best."""
+    child = root.pos.copy()
+    child.push(move)
+    stale = root.stale[k]
+    test = True
+    while True:
+        with root.lock:
+            bound = root.best
+            stale.clear()
+        if root.solved() or root.error is not None:
+            return
+        a, b = root.window(bound, test)
+        try:
+            out = eng.run(child.copy(), root.params, root.deadline, alpha_beta=(a, b), fresh=False, stop=stale)
+        except tk.OutOfTime as e:
+            root.record(e, k, rank, move, None)
+            if root.deadline is not None and time.monotonic() > root.deadline:
+                raise
+            continue  # stale: the best rose meanwhile
+        v = out.value
+        if bound is not None and test and root.better(v, bound):
+            root.record(out, k, rank, move, None)
+            test = False  # better than the best so far: its exact value
+            continue
+        root.record(out, k, rank, move, v if a < v < b or bound is None else None)
+        return
+
+
+def _worker(root: _Root, eng: tk.Engine, k: int) -> None:
+    """Thread k: take the next root move until none is left; an error
+    (the deadline too) stops the others and is raised by the caller."""
+    try:
+        while root.error is None:
+            with root.lock:
+                if root.taken >= len(root.moves) or root.solved():
+                    return
+                rank = root.taken
+                root.taken += 1
+            _search_move(root, eng, k, rank, root.moves[rank])
+    except BaseException as e:  # raised in the caller's thread
+        root.error = e
+        for ev in root.stale:
+            ev.set()
+
+
+class _Engine(tk.Engine):
+    """An engine whose killer moves are kept from one root move's search
+    to the next (each starts at the same ply below the root)."""
+
+    def _load(self, pos: Position, alpha: int, beta: int, fresh: bool) -> None:
+        killers = self.st.killers.copy()
+        super()._load(pos, alpha, beta, fresh)
+        self.st.killers[:] = killers
+
+
+_ENGINES: dict = {}
+
+
+def engines(board, table_bits: int, workers: int, share: bool) -> list[tk.Engine]:
+    """``workers`` engines of a board (kept): sharing the first one's tables, or with tables of their own."""
+    engs = _ENGINES.setdefault((board, table_bits, share), [])
+    while len(engs) < workers:
+        engs.append(_Engine(board, table_bits, share=engs[0] if share and engs else None))
+    return engs[:workers]
+
+
+def root_moves(pos: Position) -> list[Move]:
+    """The root's moves, bigger pieces first (the kernel's order at a fresh root)."""
+    moves = pos.legal_moves()
+    return sorted(moves, key=lambda m: -len(pos.table.squares[m.placement]))
+
+
+class _Figures:
+    """The positions searched by all the phases of one split search."""
+
+    def __init__(self) -> None:
+        self.nodes = self.solo_nodes = self.depth = 0
+
+    def add(self, root: _Root, plies: int) -> None:
+        self.nodes += root.nodes
+        self.solo_nodes += root.solo_nodes
+        self.depth = max(self.depth, root.depth + plies)
+
+
+def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi: int, deadline: float | None,
+           plies: int, figures: _Figures, below: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
+    """(value, best move) of ``pos`` within (lo, hi): with ``plies`` > 1
+    its first move's value first (split the same way, one ply less: the
+    principal variation is split all the way down), then its other moves
+    tested against it on every thread; ``stop`` set ends the threads
+    (OutOfTime) as the deadline does."""
+    moves = root_moves(pos)
+    root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
+    root.stale = [threading.Event() for _ in engs]
+    child = pos.copy()
+    child.push(moves[0])
+    if plies > 1 and not child.game_over:
+        root.best, _ = _split(child, params, engs, lo, hi, deadline, plies - 1, figures, below + 1, stop)
+        root.best_move, root.taken = moves[0], 1
+    threads = [threading.Thread(target=_worker, args=(root, e, k)) for k, e in enumerate(engs)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        while th.is_alive():
+            th.join(0.05)
+            if stop is not None and stop.is_set() and root.error is None:
+                root.error = tk.OutOfTime((lo, hi), 0, 0, 0.0)
+                for ev in root.stale:  # the kernels stop at their next look
+                    ev.set()
+    figures.add(root, below)
+    if root.error is not None:
+        raise root.error
+    return root.best, root.best_move
+
+
+def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
+               window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
+               plies: int = 1, stop: threading.Event | None = None) -> tk.Outcome:
+    """The value and best move of ``pos`` (the game not over), its moves
+    searched on ``workers`` threads (``share``: one table for all; else an
+    engine with tables of its own each), the first move's value first
+    split the same way ``plies`` - 1 plies deeper; raises OutOfTime with
+    the bounds proven when the deadline passes first."""
+    t0 = time.perf_counter()
+    lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
+    engs = engines(pos.board, table_bits, workers, share)
+    for e in engs[: 1 if share else workers]:
+        tk._new_generation(e.tt)
+    for e in engs:
+        e.mem.history.fill(0)
+        e.st.killers.fill(-1)
+    figures = _Figures()
+    try:
+        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
+    except tk.OutOfTime:
+        raise tk.OutOfTime((lo, hi), figures.nodes, figures.depth, time.perf_counter() - t0) from None
+    return tk.Outcome(value, move, figures.nodes, figures.solo_nodes, figures.depth, time.perf_counter() - t0)
+
+
+def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
+                     workers: int = 2, table_bits: int = 20, share: bool = True, plies: int = 1,
+                     stop: threading.Event | None = None) -> tk.Outcome:
+    """:func:`treekernel.solve_two_player` with the root split between ``workers`` threads."""
+    if pos.game_over:
+        return tk.solve_two_player(pos, deadline, window, table_bits=table_bits)
+    p = tk.params(pos, tk.TWO_PLAYER_WEIGHT, (1, 0, 1, 0), True, **tk.TWO_PLAYER_BOUNDS)
+    return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)

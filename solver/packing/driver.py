@@ -1,0 +1,324 @@
+"""The search engine's front door: picks the methods a puzzle needs, runs
+them interleaved within the time limit and reports one
+:class:`~solver.puzzle.result.SolveResult` (verified by :func:`solver.solving.solve`).
+
+- place-all: beam search (heuristic, finds solutions) next to the exhaustive
+  search (complete: the only source of INFEASIBLE). On a puzzle with
+  quarter-turn symmetry the symmetric beam runs too (mode ``auto``).
+- count: the exhaustive search alone (the compiled kernel when it applies).
+- maximize: the exhaustive branch and bound.
+
+Methods are generators that yield every few dozen nodes; the scheduler
+gives each its share of the time, so a long beam never starves the proof.
+Statuses follow CP-SAT's convention: a place-all puzzle with a solution is
+OPTIMAL (nothing better exists); FEASIBLE means a solution is known but the
+goal asks for more (a proven optimum, or the full count).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
+
+from solver.errors import OptionError
+from solver.core.geometry import squares_of
+from solver.core.pieces import MONOMINO
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from solver.core.scoring import best_bonus
+from solver.puzzle.symmetry import symmetry_applies
+from solver.puzzle.verify import VerificationError, verify
+from solver.packing.beam import BeamSearch
+from solver.packing.exhaustive import Exhaustive
+from solver.packing.symmetric import SymmetricBeam
+
+MODES = ("auto", "general", "symmetric", "exhaustive")
+WIDTHS = (1, 4, 16, 64, 256, 1024)
+SLICE = 0.05  # seconds a task runs before the scheduler looks again
+
+
+def solve(
+    puzzle: Puzzle,
+    time_limit: float | None = 60.0,
+    seed: int = 0,
+    mode: str = "auto",
+    count: bool = False,
+    progress: ProgressCallback | None = None,
+    stop: threading.Event | None = None,
+) -> SolveResult:
+    """Solve a puzzle with the search engine (see the module docstring);
+    ``stop`` set ends the search with what it found so far."""
+    if mode not in MODES:
+        raise OptionError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
+    run = _Run(Stopwatch(time_limit), progress, stop=stop)
+    if count or puzzle.goal is Goal.COUNT:
+        result = _count(puzzle.with_goal(Goal.COUNT), run)
+    elif puzzle.goal is Goal.MAXIMIZE:
+        result = _maximize(puzzle, run)
+    else:
+        result = _place_all(puzzle, run, mode, seed)
+    result.seconds = run.clock.elapsed
+    result.nodes = run.nodes
+    result.interrupted = run.interrupted
+    return result
+
+
+@dataclass
+class _Run:
+    """One solve's clock, progress callback and what it has to show."""
+
+    clock: Stopwatch
+    progress: ProgressCallback | None
+    nodes: int = 0
+    text: str = ""  # e.g. "81/84 pieces" or "objective 12"
+    last_report: float = 0.0
+    stop: threading.Event | None = None  # set (by a Ctrl-C handler): stop, keep what was found
+    interrupted: bool = False
+
+    def report(self) -> None:
+        elapsed = self.clock.elapsed
+        if self.progress and elapsed - self.last_report >= 1.0:
+            self.last_report = elapsed
+            self.progress(Progress(elapsed, self.nodes, self.text))
+
+
+def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callable[[], int],
+              stop: Callable[[], bool], decisive: str = "", deadline: float | None = None) -> set[str]:
+    """Round-robin over generator tasks, each getting its share of the time,
+    until ``stop()``, the deadline (the run's, or an earlier one), the
+    ``decisive`` task finishing, or every task finishing; returns the names
+    of the tasks that finished."""
+    if deadline is None:
+        deadline = run.clock.deadline
+    used = {name: 0.0 for name in tasks}
+    finished: set[str] = set()
+    live = dict(tasks)
+    while live:
+        name = min(live, key=lambda n: used[n] / live[n][1])
+        t0 = time.monotonic()
+        end = t0 + SLICE if deadline is None else min(t0 + SLICE, deadline)
+        try:
+            while True:
+                next(live[name][0])
+                if stop() or time.monotonic() >= end:
+                    break
+        except StopIteration:
+            finished.add(name)
+            del live[name]
+        used[name] += time.monotonic() - t0
+        run.interrupted = run.stop is not None and run.stop.is_set()
+        run.nodes = nodes()
+        run.report()
+        if run.interrupted or decisive in finished or stop() or (deadline is not None and time.monotonic() >= deadline):
+            break
+    return finished
+
+
+# -- place-all ---------------------------------------------------------------------
+
+def beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], name: str,
+              cap: int = 0) -> Iterator[None]:
+    """Beams of growing width with fresh seeds until one succeeds; appends
+    (name, placements) to ``found``. ``cap``: the widths stop growing there
+    (then beams of that width, each with a fresh seed; 0: no cap)."""
+    round_ = 0
+    while True:
+        width = WIDTHS[min(round_, len(WIDTHS) - 1)]
+        if cap:
+            width = min(width, cap)
+        state = yield from runner.steps(width, 1 if width == 1 else 6, seed * 7919 + round_)
+        if state is not None:
+            found.append((name, list(state.placed)))
+            return
+        round_ += 1
+        yield None
+
+
+def _collect(search, found: list, label: str | None = None) -> Iterator[None]:
+    """Run an exhaustive search, appending each solution to ``found`` (as
+    (label, solution) when a label is given)."""
+    for solution in search.solutions():
+        if solution is not None:
+            found.append(solution if label is None else (label, solution))
+        yield None
+
+
+def _place_all(puzzle: Puzzle, run: _Run, mode: str, seed: int, deadline: float | None = None) -> SolveResult:
+    found: list[tuple[str, Solution]] = []
+    runners: list[BeamSearch] = []
+    tasks: dict[str, tuple[Iterator, float]] = {}
+    game = puzzle.connect is Connect.GAME  # beams play in play order
+    symmetric = game and mode in ("auto", "symmetric") and symmetry_applies(puzzle) is None
+    if mode == "symmetric" and not symmetric:
+        why = symmetry_applies(puzzle) or "it plays in play order, which only the game rule has"
+        raise OptionError(f"--mode symmetric does not apply to {puzzle.name}: {why}")
+    if symmetric:
+        runners.append(SymmetricBeam(puzzle))
+        tasks["symmetric beam"] = (beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
+    if game and mode in ("auto", "general"):
+        runners.append(BeamSearch(puzzle))
+        tasks["beam"] = (beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
+    exhaustive = None
+    if mode in ("auto", "general", "exhaustive"):
+        exhaustive = _complete_search(puzzle, stop_after=1)
+        tasks["exhaustive"] = (_collect(exhaustive, found, exhaustive.name), 0.2 if symmetric else 0.3)
+
+    def nodes() -> int:
+        return sum(r.nodes for r in runners) + (exhaustive.nodes if exhaustive else 0)
+
+    def stop() -> bool:
+        most = max((len(r.best) for r in runners), default=0)
+        run.text = f"{most}/{sum(len(puzzle.pieces[c]) for c in puzzle.colors)} pieces"
+        return bool(found)
+
+    finished = _schedule(run, tasks, nodes, stop, decisive="exhaustive", deadline=deadline)
+    if found:
+        method, placements = found[0]
+        return SolveResult(Status.OPTIMAL, "search", method, placements=placements)
+    if "exhaustive" in finished:
+        return SolveResult(Status.INFEASIBLE, "search", exhaustive.name)
+    partial = max((r.best for r in runners), key=len, default=[])
+    return SolveResult(Status.UNKNOWN, "search", "beam and exhaustive", placements=list(partial),
+                       best_partial=bool(partial))
+
+
+def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
+    """The exhaustive search for the puzzle: the compiled fill kernel when it
+    applies (imported only then: loading numba costs 0.25 s), else the Python
+    one (same interface: ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
+    if puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0:
+        from solver.packing.fillkernel import KernelSearch, supported
+
+        if supported(puzzle) is None:
+            return KernelSearch(puzzle, stop_after=stop_after)
+    return Exhaustive(puzzle)
+
+
+# -- count ---------------------------------------------------------------------------
+
+def _count(puzzle: Puzzle, run: _Run) -> SolveResult:
+    """Every solution; with interchangeable colours the search meets one of
+    each set of colour relabellings and ``multiplier`` counts the rest."""
+    search = _complete_search(puzzle)
+    solutions: list[Solution] = []
+
+    def stop() -> bool:
+        run.text = f"{len(solutions)} found"
+        return False
+
+    finished = _schedule(run, {"exhaustive": (_collect(search, solutions), 1.0)}, lambda: search.nodes, stop)
+    raw = len(solutions) * search.multiplier
+    done = "exhaustive" in finished
+    status = (Status.OPTIMAL if raw else Status.INFEASIBLE) if done else (Status.FEASIBLE if raw else Status.UNKNOWN)
+    return SolveResult(status, "search", search.name, placements=solutions[0] if solutions else [],
+                       solution_count=raw, count_complete=done, solutions=solutions)
+
+
+# -- maximize ------------------------------------------------------------------------
+
+def _value(puzzle: Puzzle, placements: Solution) -> int:
+    """The objective of a solution found: counted directly, except when a
+    target colour placed everything and the +5 of a monomino played last
+    depends on the play order, which the verifier works out."""
+    for c in puzzle.target:
+        if MONOMINO in puzzle.pieces[c] and sum(1 for col, _ in placements if col == c) == len(puzzle.pieces[c]):
+            return verify(puzzle, placements).objective
+    return objective_value(puzzle, placements)
+
+
+@dataclass
+class _Incumbent:
+    value: int | None = None
+    placements: Solution | None = None
+
+
+def _best(puzzle: Puzzle, run: _Run, cap: int | None = None) -> tuple[_Incumbent, bool, int]:
+    """The exhaustive branch and bound. Returns the best solution found, whether
+    it is proven best (the search finished, or reached ``cap``, a proven
+    upper bound), and the upper bound known before the search started."""
+    search = Exhaustive(puzzle)
+    best = _Incumbent()
+
+    def capped() -> bool:
+        return cap is not None and best.value is not None and best.value >= cap
+
+    def task() -> Iterator[None]:
+        for sol in search.solutions():
+            if sol is not None:
+                value = _value(puzzle, sol)
+                search.report_value(value)
+                if best.value is None or value > best.value:
+                    best.value, best.placements = value, sol
+                    run.text = f"objective {value}"
+            yield None
+
+    bound = search.upper_bound() if cap is None else min(cap, search.upper_bound())
+    finished = _schedule(run, {"exhaustive": (task(), 1.0)}, lambda: search.nodes, capped)
+    return best, "exhaustive" in finished or capped(), bound
+
+
+def _monomino_last(puzzle: Puzzle, run: _Run, deadline: float | None) -> tuple[Solution | None, int | None]:
+    """One colour maximising its score with the monomino in hand: the best
+    conceivable score (20) needs every other piece placed and the monomino
+    last. The branch and bound would enumerate every full packing to rule
+    that out, so ask first whether the other pieces can all be placed:
+    returns (placements scoring 20, None), or (None, 15) when they cannot
+    (a proven cap), or (None, None) when undecided."""
+    (c,) = puzzle.target
+    others = tuple(i for i in puzzle.pieces[c] if i != MONOMINO)
+    sub = replace(puzzle, pieces={c: others}, goal=Goal.PLACE_ALL, target=(),
+                  name=f"{puzzle.name} without the monomino")
+    result = _place_all(sub, run, "auto", 0, deadline)
+    if result.status is Status.INFEASIBLE:
+        return None, best_bonus(False)
+    if result.status is not Status.OPTIMAL:
+        return None, None
+    t, b = puzzle.table, puzzle.board
+    own = puzzle.masks.setup[c]
+    taken = puzzle.masks.taken
+    for _, p in result.placements:
+        own |= t.mask[p]
+        taken |= t.mask[p]
+    for sq in squares_of(b.corner_neighbours(own) & b.open_mask & ~taken & ~b.edge_neighbours(own)):
+        sol = list(result.placements) + [(c, t.find([sq]))]
+        try:
+            if verify(puzzle, sol).objective == best_bonus(True):
+                return sol, None
+        except VerificationError:
+            continue
+    return None, None
+
+
+def _monomino_last_applies(puzzle: Puzzle) -> bool:
+    return (len(puzzle.target) == 1 and puzzle.colors == puzzle.target and puzzle.measure is Measure.SCORE
+            and puzzle.connect is Connect.GAME and MONOMINO in puzzle.pieces[puzzle.target[0]]
+            and len(puzzle.pieces[puzzle.target[0]]) >= 2 and not puzzle.stars)
+
+
+def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
+    """The proven optimum of a maximize puzzle, or None when the time ran
+    out: for callers that need the number only, many times over (the
+    endgame tree search); nothing is reported, so nothing is verified."""
+    best, done, _ = _best(puzzle, _Run(Stopwatch(time_limit), None))
+    return best.value if done else None
+
+
+def _maximize(puzzle: Puzzle, run: _Run) -> SolveResult:
+    cap = None
+    top = best_bonus(True)
+    if _monomino_last_applies(puzzle) and Exhaustive(puzzle).upper_bound() >= top:
+        left = run.clock.left()
+        sol, cap = _monomino_last(puzzle, run, None if left is None else time.monotonic() + left / 4)
+        if sol is not None:
+            return SolveResult(Status.OPTIMAL, "search", "monomino-last packing", placements=sol,
+                               objective=top, bound=top)
+    best, done, bound = _best(puzzle, run, cap)
+    if best.value is None:
+        status = Status.INFEASIBLE if done else Status.UNKNOWN
+        return SolveResult(status, "search", "exhaustive", bound=None if done else bound)
+    return SolveResult(
+        Status.OPTIMAL if done else Status.FEASIBLE, "search", "exhaustive", placements=best.placements,
+        objective=best.value, bound=best.value if done else max(bound, best.value),
+    )

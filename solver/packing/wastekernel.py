@@ -1,0 +1,410 @@
+"""The compiled waste-budget search (issue 14): the square mode of
+:mod:`.waste` as one numba kernel over multi-word masks, for boards of any
+size the game-tree tables take (:mod:`.treetables`).
+
+Each node takes the lowest empty square and covers it by a placement whose
+first square it is (the lists are ordered by the caller: largest pieces
+first), or declares it spare, at most ``budget`` spare squares in all. A
+node dies when a colour's pieces can no longer all be connected to its
+start (king moves through its own and its coverable squares: the ``game``
+rule), when a colour has fewer coverable squares than squares to place, or
+when the spare squares plus the empty squares no colour can cover plus the
+small closed holes the small pieces left cannot fill exceed the budget
+(options: ONLY_ONE, FIT below). With a partner colour per colour
+(``partner[0] >= 0``) each placement comes with its half-turned image
+(``img_p``) for the partner, and a spare square with its image: the
+half-turn symmetric packings only.
+
+The search is an explicit stack in arrays, so a call runs at most
+``max_nodes`` nodes and returns; the next call resumes where it stopped.
+Leaves (every piece placed) are returned to the caller, which checks them
+with the verifier (same-shape, touch and monomino rules are not pruned
+here). ``ctl``: [depth, state, nodes, deepest pieces, its path length].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.kernels.bitops import ONE, ZERO, ctz, king_fill, popcount
+from solver.kernels.jit import njit
+
+BUDGET = 0  # run() return codes: the node budget ran out
+LEAF = 1  # every piece placed: the path is in ch_p / ch_c
+DONE = 2  # the whole tree searched
+
+EVAL, NEXT, BACK = 0, 1, 2  # what to do at the current depth
+
+ONLY_ONE = 1  # options: count the squares only one colour can cover beyond its squares to place
+FIT = 2  # options: every piece in hand still has a placement on its colour's coverable squares
+
+
+@njit(cache=True)
+def _small_hole_waste(x, scratch, buf, neighbour, notl, notr, width, nw):
+    """Squares of x[3] (the empty squares some colour can cover) in closed
+    edge-connected regions of 1-4 squares beyond what the small pieces left
+    (buf[10 + k]: their squares of size k) can fill. buf[0:5] and
+    buf[5:10] are scratch."""
+    sw = np.uint64(width)
+    back = np.uint64(64) - sw
+    # seeds: squares of x with at most 2 neighbours in x (every region of
+    # up to 4 squares has one)
+    for w in range(nw):
+        v = x[3, w]
+        left = (v << ONE) & notl[w]
+        right = (v >> ONE) & notr[w]
+        if w > 0:
+            left |= (x[3, w - 1] >> np.uint64(63)) & notl[w]
+        if w + 1 < nw:
+            right |= (x[3, w + 1] << np.uint64(63)) & notr[w]
+        up = v << sw
+        down = v >> sw
+        if w > 0:
+            up |= x[3, w - 1] >> back
+        if w + 1 < nw:
+            down |= x[3, w + 1] << back
+        many = (up & down & (left | right)) | (left & right & (up | down))
+        scratch[w] = v & ~many
+    for k in range(5):
+        buf[k] = 0
+    for w in range(nw):
+        while scratch[w]:
+            s = w * 64 + ctz(scratch[w])
+            buf[5 + 0] = s
+            size = 1
+            big = False
+            i = 0
+            while i < size and not big:
+                for k in range(4):
+                    n = neighbour[buf[5 + i], k]
+                    if n < 0 or not (x[3, n >> 6] >> np.uint64(n & 63)) & ONE:
+                        continue
+                    seen = False
+                    for j in range(size):
+                        if buf[5 + j] == n:
+                            seen = True
+                    if seen:
+                        continue
+                    if size == 5:
+                        big = True
+                        break
+                    buf[5 + size] = n
+                    size += 1
+                i += 1
+            for j in range(size):
+                if j < 5:
+                    sq = buf[5 + j]
+                    scratch[sq >> 6] &= ~(ONE << np.uint64(sq & 63))
+            if not big:
+                buf[size] += size
+    worst = 0
+    in_holes = 0
+    fit = 0
+    for k in range(1, 5):
+        in_holes += buf[k]
+        fit += buf[10 + k]
+        if in_holes - fit > worst:
+            worst = in_holes - fit
+    return worst
+
+
+@njit(cache=True)
+def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
+    """Every piece in colour c's hand has a placement inside rows[4 + c]
+    (its coverable squares). wit[c, k] keeps the last placement found, a
+    cache checked afresh each time (no undo needed)."""
+    n_col = hand.shape[1]
+    for c in range(n_col):
+        h = hand[d, c]
+        while h:
+            k = ctz(np.uint64(h))
+            h &= h - 1
+            p = wit[c, k]
+            if p >= 0:
+                mw = mask_word[p]
+                if not ((mask[p, 0] & ~rows[4 + c, mw]) | (mask[p, 1] & ~rows[4 + c, mw + 1])
+                        | (mask[p, 2] & ~rows[4 + c, mw + 2])):
+                    continue
+            found = False
+            for j in range(pfrom[k, s], pfrom[k, -1]):
+                p = plist[j]
+                mw = mask_word[p]
+                if not ((mask[p, 0] & ~rows[4 + c, mw]) | (mask[p, 1] & ~rows[4 + c, mw + 1])
+                        | (mask[p, 2] & ~rows[4 + c, mw + 2])):
+                    wit[c, k] = p
+                    found = True
+                    break
+            if not found:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
+          neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit):
+    """True when no packing extends the node at depth d (see the module)."""
+    n_col = forb.shape[1]
+    for w in range(nw):
+        rows[3, w] = ZERO  # squares some colour can still cover
+    for c in range(n_col):
+        if hand[d, c] == 0:
+            if game:  # its group is final: one group (king moves), on a start
+                first = -1
+                for w in range(nw):
+                    rows[2, w] = occ[d, c, w]
+                    rows[0, w] = ZERO
+                    if first < 0 and occ[d, c, w]:
+                        first = w
+                if first < 0:
+                    continue
+                rows[0, first] = occ[d, c, first] & (~occ[d, c, first] + ONE)
+                king_fill(rows, 0, rows, 1, rows, 2, notl, notr, width, nw, 10000)
+                for w in range(nw):
+                    if rows[0, w] != occ[d, c, w]:
+                        return True
+                if has_start[c]:
+                    on = ZERO
+                    for w in range(nw):
+                        on |= occ[d, c, w] & starts[c, w]
+                    if on == ZERO:
+                        return True
+            continue
+        if game:
+            any_occ = False
+            for w in range(nw):
+                allowed = empty[d, w] & ~forb[d, c, w]
+                rows[2, w] = occ[d, c, w] | allowed
+                if occ[d, c, w]:
+                    any_occ = True
+            if has_start[c]:
+                for w in range(nw):
+                    rows[0, w] = starts[c, w] & rows[2, w]
+            elif any_occ:
+                found = False
+                for w in range(nw):
+                    rows[0, w] = ZERO
+                    if not found and occ[d, c, w]:
+                        rows[0, w] = occ[d, c, w] & (~occ[d, c, w] + ONE)
+                        found = True
+            else:
+                for w in range(nw):
+                    rows[0, w] = rows[2, w]
+            king_fill(rows, 0, rows, 1, rows, 2, notl, notr, width, nw, 10000)
+            n = 0
+            for w in range(nw):
+                if occ[d, c, w] & ~rows[0, w]:
+                    return True
+                cov = rows[0, w] & empty[d, w] & ~forb[d, c, w]
+                n += popcount(cov)
+                rows[3, w] |= cov
+                rows[4 + c, w] = cov
+        else:
+            n = 0
+            for w in range(nw):
+                cov = empty[d, w] & ~forb[d, c, w]
+                n += popcount(cov)
+                rows[3, w] |= cov
+                rows[4 + c, w] = cov
+        if n < left[d, c]:
+            return True
+    waste = spent[d]
+    for w in range(nw):
+        waste += popcount(empty[d, w] & ~rows[3, w])
+        rows[3, w] &= empty[d, w]
+    if waste > budget:
+        return True
+    excess = 0
+    if options & ONLY_ONE:  # squares only c can cover, beyond c's squares to place
+        for c in range(n_col):
+            if hand[d, c] == 0:
+                continue
+            n = 0
+            for w in range(nw):
+                v = rows[4 + c, w]
+                for o in range(n_col):
+                    if o != c and hand[d, o] != 0:
+                        v &= ~rows[4 + o, w]
+                n += popcount(v)
+            if n > left[d, c]:
+                excess += n - left[d, c]
+        if waste + excess > budget:
+            return True
+    for k in range(5):
+        buf[10 + k] = 0
+    for c in range(n_col):
+        h = hand[d, c]
+        while h:
+            i = ctz(np.uint64(h))
+            h &= h - 1
+            k = piece_size[i]
+            if k <= 4:
+                buf[10 + k] += k
+    holes = _small_hole_waste(rows, seedrow, buf, neighbour, notl, notr, width, nw)
+    if waste + max(holes, excess) > budget:
+        return True
+    if options & FIT:
+        s = 0
+        for w in range(nw):
+            if empty[d, w]:
+                s = w * 64 + ctz(empty[d, w])
+                break
+        return not _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s)
+    return False
+
+
+@njit(cache=True)
+def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, empty, hand, left):
+    """Colour c places p in the state at depth e."""
+    n_col = forb.shape[1]
+    mw = mask_word[p]
+    for j in range(3):
+        m = mask[p, j]
+        for o in range(n_col):
+            forb[e, o, mw + j] |= m
+        occ[e, c, mw + j] |= m
+        empty[e, mw + j] &= ~m
+    rw = ring_word[p]
+    for j in range(4):
+        forb[e, c, rw + j] |= edge[p, j]
+    hand[e, c] &= ~(1 << piece[p])
+    left[e, c] -= size[p]
+
+
+@njit(cache=True, nogil=True)  # (searches on several threads run at once)
+def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, stars, allow,
+        starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
+        forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
+        rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, ctl, max_nodes):
+    """Search on from the state in the arrays for at most max_nodes nodes;
+    returns BUDGET, LEAF or DONE (see the module)."""
+    n_col = forb.shape[1]
+    sym = partner[0] >= 0
+    d = ctl[0]
+    state = ctl[1]
+    nodes = 0
+    while True:
+        if state == EVAL:
+            if nodes >= max_nodes:
+                break
+            nodes += 1
+            leaf = True
+            for c in range(n_col):
+                if hand[d, c] != 0:
+                    leaf = False
+            if _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
+                     neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit):
+                state = BACK
+                continue
+            if npieces[d] > ctl[3]:
+                ctl[3] = npieces[d]
+                ctl[4] = d
+                for i in range(d):
+                    best_p[i] = ch_p[i]
+                    best_c[i] = ch_c[i]
+            if leaf:
+                ctl[0] = d
+                ctl[1] = BACK
+                ctl[2] += nodes
+                return LEAF
+            s = -1
+            for w in range(nw):
+                if empty[d, w]:
+                    s = w * 64 + ctz(empty[d, w])
+                    break
+            if s < 0:
+                state = BACK
+                continue
+            sq[d] = s
+            it[d] = 0
+            state = NEXT
+        elif state == NEXT:
+            s = sq[d]
+            k = it[d]
+            base = first_start[s]
+            n = (first_start[s + 1] - base) * n_col
+            moved = False
+            while k < n:
+                li = k // n_col
+                ci = k - li * n_col
+                k += 1
+                p = first_list[base + li]
+                if not (hand[d, ci] >> piece[p]) & 1:
+                    continue
+                mw = mask_word[p]
+                if (mask[p, 0] & forb[d, ci, mw]) | (mask[p, 1] & forb[d, ci, mw + 1]) | (mask[p, 2] & forb[d, ci, mw + 2]):
+                    continue
+                q = -1
+                if sym:  # the half-turned image, for the partner colour
+                    q = img_p[p]
+                    if q < 0:
+                        continue
+                    cq = partner[ci]
+                    if not (hand[d, cq] >> piece[q]) & 1:
+                        continue
+                    qw = mask_word[q]
+                    if (mask[q, 0] & forb[d, cq, qw]) | (mask[q, 1] & forb[d, cq, qw + 1]) | (mask[q, 2] & forb[d, cq, qw + 2]):
+                        continue
+                e = d + 1
+                for c in range(n_col):
+                    for w in range(nw):
+                        forb[e, c, w] = forb[d, c, w]
+                        occ[e, c, w] = occ[d, c, w]
+                    hand[e, c] = hand[d, c]
+                    left[e, c] = left[d, c]
+                for w in range(nw):
+                    empty[e, w] = empty[d, w]
+                _apply(e, ci, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, empty, hand, left)
+                npieces[e] = npieces[d] + 1
+                if q >= 0:
+                    _apply(e, partner[ci], q, mask_word, mask, ring_word, edge, piece, size, forb, occ, empty, hand, left)
+                    npieces[e] += 1
+                spent[e] = spent[d]
+                ch_p[d] = p
+                ch_c[d] = ci
+                it[d] = k
+                d = e
+                state = EVAL
+                moved = True
+                break
+            if moved:
+                continue
+            if k == n:  # the square stays empty
+                it[d] = n + 1
+                bit = ONE << np.uint64(s & 63)
+                s2 = img_sq[s] if sym else s
+                bit2 = ONE << np.uint64(s2 & 63)
+                cost = 1 if s2 == s else 2
+                if spent[d] + cost <= allow[s] and not stars[s >> 6] & bit and not stars[s2 >> 6] & bit2:
+                    e = d + 1
+                    for c in range(n_col):
+                        for w in range(nw):
+                            forb[e, c, w] = forb[d, c, w]
+                            occ[e, c, w] = occ[d, c, w]
+                        forb[e, c, s >> 6] |= bit
+                        forb[e, c, s2 >> 6] |= bit2
+                        hand[e, c] = hand[d, c]
+                        left[e, c] = left[d, c]
+                    for w in range(nw):
+                        empty[e, w] = empty[d, w]
+                    empty[e, s >> 6] &= ~bit
+                    empty[e, s2 >> 6] &= ~bit2
+                    spent[e] = spent[d] + cost
+                    npieces[e] = npieces[d]
+                    ch_p[d] = -1
+                    ch_c[d] = -1
+                    d = e
+                    state = EVAL
+                    continue
+            state = BACK
+        else:
+            if d == 0:
+                ctl[0] = 0
+                ctl[1] = BACK
+                ctl[2] += nodes
+                return DONE
+            d -= 1
+            state = NEXT
+    ctl[0] = d
+    ctl[1] = state
+    ctl[2] += nodes
+    return BUDGET
