@@ -34,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the working tree's solver
 
-from solver.endgame.annotate import AnnotateOptions, annotate_batch  # noqa: E402
 from solver.core.position import Move, Position  # noqa: E402
-from solver.formats.sgf import write_record  # noqa: E402
 from solver.core.variants import DUO  # noqa: E402
+from solver.endgame.annotate import AnnotateOptions, annotate_batch  # noqa: E402
+from solver.formats.sgf import write_record  # noqa: E402
 
 SEEDS = (0, 1, 2, 5, 6, 9, 10, 12, 15, 16, 17, 18, 19, 20, 21, 23, 26, 27, 28, 29, 31, 35, 36, 38, 39, 40, 41, 42,
          45, 47, 48, 50, 51, 53, 54, 55, 56, 57, 59, 62)

@@ -32,8 +32,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(Path(args.root).resolve()))
-    from solver.core.placements import PlacementTable
     from solver.core.geometry import Board
+    from solver.core.placements import PlacementTable
     from solver.core.position import Move, Position
 
     start = time.perf_counter()

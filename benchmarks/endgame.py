@@ -47,16 +47,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from movegen import sample_positions  # noqa: E402
 
 from solver import cpsat  # noqa: E402
-from solver.endgame.analysis import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.core.geometry import COLORS  # noqa: E402
 from solver.core.position import Move, Position  # noqa: E402
-from solver.puzzle.result import Status  # noqa: E402
-from solver.packing import solve  # noqa: E402
-from solver.endgame import gametree  # noqa: E402
-from solver.endgame import treekernel as tk  # noqa: E402
-from solver.endgame import treesplit  # noqa: E402
-from solver.formats.sgf import load_record  # noqa: E402
 from solver.core.variants import CLASSIC, DUO, Variant  # noqa: E402
+from solver.endgame import (
+    gametree,  # noqa: E402
+    treesplit,  # noqa: E402
+)
+from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame.analysis import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
+from solver.formats.sgf import load_record  # noqa: E402
+from solver.packing import solve  # noqa: E402
+from solver.puzzle.result import Status  # noqa: E402
 
 ROUNDS = (12, 14, 16)
 BACKS = (8, 12, 16)

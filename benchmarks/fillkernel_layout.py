@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.core.geometry import Board  # noqa: E402
-from solver.puzzle.definition import Puzzle  # noqa: E402
 from solver.formats.puzzle_file import load_puzzle  # noqa: E402
+from solver.puzzle.definition import Puzzle  # noqa: E402
 
 KERNEL = "solver/packing/fillkernel.py"
 NEW = "solver.packing.fillkernel"

@@ -37,11 +37,11 @@ ENGINES = ("search", "hybrid")
 
 def run_one(job: tuple[str, str, int], limit: float, cpsat_workers: int, search_share: float | None = None) -> dict:
     """One run: (puzzle name, engine, seed) -> its figures (verified)."""
-    from solver.hybrid import engine as hybrid
     from solver.formats.puzzle_file import load_puzzle
+    from solver.hybrid import engine as hybrid
     from solver.puzzle.result import Status
-    from solver.solving import solve
     from solver.puzzle.verify import verify
+    from solver.solving import solve
 
     name, engine, seed = job
     if search_share is not None:

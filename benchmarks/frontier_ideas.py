@@ -51,8 +51,8 @@ VARIANTS: dict[str, dict] = {
 
 
 def run_one(name: str, seed: int, variant: str, limit: float, workers: int, start: str | None = None) -> dict:
-    from solver.hybrid import engine as hybrid
     from solver.formats.puzzle_file import load_puzzle
+    from solver.hybrid import engine as hybrid
     from solver.puzzle.result import Status
     from solver.puzzle.verify import verify
 

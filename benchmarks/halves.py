@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.hybrid.engine import _compiled_phase  # noqa: E402
 from solver.formats.puzzle_file import load_puzzle  # noqa: E402
+from solver.hybrid.engine import _compiled_phase  # noqa: E402
 from solver.packing.halves import HalvesSearch  # noqa: E402
 from solver.puzzle.verify import verify  # noqa: E402
 

@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.core import reference  # noqa: E402
 from solver.core.geometry import CLASSIC, squares_of  # noqa: E402
 from solver.core.pieces import CLASSIC_SET, PIECES  # noqa: E402
 from solver.core.placements import PlacementTable  # noqa: E402
 from solver.core.position import Move, Position  # noqa: E402
-from solver.core import reference  # noqa: E402
 
 ROUNDS = (4, 8, 12, 16)
 

@@ -40,10 +40,10 @@ from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.cpsat import driver, model, warmstart  # noqa: E402
-from solver.endgame.analysis import solo_puzzle  # noqa: E402
 from solver.core.geometry import COLORS  # noqa: E402
 from solver.core.position import Move, Position  # noqa: E402
+from solver.cpsat import driver, model, warmstart  # noqa: E402
+from solver.endgame.analysis import solo_puzzle  # noqa: E402
 from solver.puzzle.result import SolveResult, Status  # noqa: E402
 from solver.solving import solve  # noqa: E402
 

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the working tree's solver, not an installed copy
 
 from solver.cli import main  # noqa: E402 (after the path set-up)
-from solver.formats.puzzle_file import load_puzzle  # noqa: E402
 from solver.drawing.render import render_solution  # noqa: E402
+from solver.formats.puzzle_file import load_puzzle  # noqa: E402
 from solver.packing import solve  # noqa: E402
 from solver.puzzle.verify import verify  # noqa: E402
 

@@ -14,12 +14,12 @@ import os
 import sys
 from pathlib import Path
 
-from solver.errors import BlokusError, OptionError, OutputError
-from solver.core.geometry import COLORS, NUM_COLORS
+from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
+from solver.core.text import counted
+from solver.errors import BlokusError, OptionError, OutputError
 from solver.puzzle.result import Progress, Status, Stopwatch
 from solver.solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
-from solver.core.text import counted
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT
@@ -805,9 +805,9 @@ def _print_color_table(pos, a) -> None:
 # -- annotate -------------------------------------------------------------------
 
 def cmd_annotate(args) -> int:
+    from solver.drawing.render import check_output
     from solver.endgame import annotate as an
     from solver.files import check_writable, write_file
-    from solver.drawing.render import check_output
 
     batch = args.out_dir is not None or len(args.games) > 1 or Path(args.games[0]).is_dir()
     one_game = [o for o, v in (("-o", args.output), ("--plot", args.plot), ("--json", args.json)) if v]

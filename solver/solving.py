@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from solver.errors import OptionError
+from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Stopwatch
-from solver.packing.driver import MODES
 from solver.puzzle.symmetry import count_classes
 from solver.puzzle.verify import VerificationError, verify
 

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from solver.endgame.annotate import COMMENT_MARK, annotate, annotated_sgf, plot_annotation
 from solver.cli import main
-from solver.endgame.analysis import analyze
 from solver.core.position import Position
-from solver.formats.sgf import parse_sgf, read_record, write_record
 from solver.core.variants import CLASSIC, DUO, JUNIOR, VARIANTS
+from solver.endgame.analysis import analyze
+from solver.endgame.annotate import COMMENT_MARK, annotate, annotated_sgf, plot_annotation
+from solver.formats.sgf import parse_sgf, read_record, write_record
 
 from .faults import signal_when
 from .util import random_game

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver.formats import bundled
 from solver.cli import main
+from solver.formats import bundled
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from solver import Position
+from solver.cli import main
 from solver.core import reference
 from solver.core.pieces import CLASSIC_SET as PIECES
-from solver.cli import main
 from solver.formats.sgf import load_record
 
 DATA = Path(__file__).parent / "data"

@@ -6,14 +6,14 @@ from pathlib import Path
 import pytest
 
 from solver import cpsat
-from solver.puzzle.crosscheck import disagreement
 from solver.core.geometry import Board
 from solver.core.pieces import piece_by_name
+from solver.formats.puzzle_file import load_puzzle
+from solver.puzzle.crosscheck import disagreement
 from solver.puzzle.definition import Puzzle
 from solver.puzzle.result import SolveResult, Status
-from solver.formats.puzzle_file import load_puzzle
-from solver.solving import solve
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

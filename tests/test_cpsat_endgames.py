@@ -10,17 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from solver.core.position import Move, Position
 from solver.cpsat import driver
 from solver.cpsat.model import build
 from solver.cpsat.playorder import add_play_order
 from solver.cpsat.warmstart import warm_start
 from solver.endgame.analysis import solo_puzzle
-from solver.core.position import Move, Position
 from solver.formats.puzzle_file import load_puzzle
 from solver.puzzle.result import Status
-from solver.solving import solve
 from solver.puzzle.verify import verify
-
+from solver.solving import solve
 
 PUZZLE_FILES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cpsat import driver, model
 from solver.core.pieces import MONOMINO
+from solver.cpsat import driver, model
 from solver.puzzle.definition import Goal, Measure
 from solver.puzzle.verify import verify
 

@@ -15,8 +15,8 @@ import pytest
 from solver.cpsat import driver
 from solver.cpsat.model import build
 from solver.cpsat.warmstart import applies, packs, warm_start
-from solver.puzzle.definition import Connect, Goal
 from solver.formats.puzzle_file import load_puzzle
+from solver.puzzle.definition import Connect, Goal
 from solver.puzzle.result import Status
 from solver.puzzle.verify import verify
 

@@ -8,21 +8,20 @@ plies before their end (so the whole rest of the game can be enumerated).
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 
 import pytest
 
 from solver.cli import main
-from solver.endgame.analysis import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
 from solver.core.geometry import COLORS, Board
 from solver.core.position import Move, Position
-from solver.puzzle.result import Status
-from solver.solving import solve
+from solver.endgame.analysis import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
 from solver.endgame.gametree import guaranteed_score, two_player_value
 from solver.formats.sgf import write_record
+from solver.puzzle.result import Status
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 from .util import random_game
 

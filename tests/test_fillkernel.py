@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from solver.core.geometry import Board
-from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import MONOMINO
 from solver.core.placements import placement_table
-from solver.puzzle.definition import Puzzle
 from solver.formats.puzzle_file import load_puzzle
-from solver.solving import solve
 from solver.packing.exhaustive import Exhaustive
 from solver.packing.fillkernel import FillKernel, _setup_conflict, supported
+from solver.puzzle.definition import Puzzle
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 from . import bruteforce
 

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, set
 from hypothesis import strategies as st
 
 from solver.errors import BlokusError, PuzzleError
-from solver.puzzle.definition import Puzzle
 from solver.formats.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
+from solver.puzzle.definition import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 _README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from solver.hybrid import engine as hybrid
 from solver.cli import main
 from solver.errors import OptionError
-from solver.puzzle.definition import Goal
 from solver.formats.puzzle_file import load_puzzle, parse_puzzle
-from solver.puzzle.result import SolveResult, Status
 from solver.formats.solution_file import solution_to_json
-from solver.solving import solve
+from solver.hybrid import engine as hybrid
+from solver.puzzle.definition import Goal
+from solver.puzzle.result import SolveResult, Status
 from solver.puzzle.verify import VerificationError, verify
+from solver.solving import solve
 from tests.faults import signal_when
 from tests.puzzlegen import random_puzzle
 

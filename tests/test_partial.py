@@ -14,8 +14,8 @@ from pathlib import Path
 
 from solver.formats.puzzle_file import load_puzzle
 from solver.puzzle.result import Status
-from solver.solving import solve
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOLO_84 = PUZZLES / "solo-84.toml"

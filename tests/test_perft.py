@@ -10,7 +10,8 @@ import pytest
 
 from solver.core import reference
 from solver.core.geometry import NUM_COLORS, Board
-from solver.core.pieces import PIECE_NAMES, CLASSIC_SET as PIECES
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import PIECE_NAMES
 from solver.core.position import Move, Position
 
 from .util import random_game

@@ -1,9 +1,9 @@
 import pytest
 
-from solver.errors import NotationError
 from solver.core.geometry import CLASSIC, Board
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.placements import placement_table
+from solver.errors import NotationError
 
 
 def test_placement_counts_pentobi_values():

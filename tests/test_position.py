@@ -1,12 +1,14 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.errors import IllegalMoveError
 from solver.core.geometry import CLASSIC, Board
-from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import piece_by_name
 from solver.core.position import Move, Position
+from solver.errors import IllegalMoveError
 
 from .util import fast_moves, observable_state, random_game, reference_moves
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import BlokusError, BoardError, PuzzleError
 from solver.core.geometry import MAX_BOARD_SQUARES, Board
-from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
-from solver.puzzle.definition import Puzzle
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import piece_by_name
+from solver.errors import BlokusError, BoardError, PuzzleError
 from solver.formats.puzzle_file import MAX_FILE_SIZE, load_puzzle, parse_puzzle, puzzle_to_toml
+from solver.puzzle.definition import Puzzle
 from solver.puzzle.verify import verify
 
 from . import bruteforce

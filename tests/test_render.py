@@ -19,9 +19,9 @@ import pytest
 from PIL import Image
 
 from solver import Board, Position
-from solver.drawing import render
 from solver.cli import main
 from solver.core.geometry import COLORS
+from solver.drawing import render
 from solver.formats.puzzle_file import load_puzzle
 from solver.formats.sgf import load_record
 

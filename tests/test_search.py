@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 
 from solver.core.geometry import CLASSIC, Board
-from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
+from solver.core.pieces import MONOMINO, piece_by_name
+from solver.formats.puzzle_file import load_puzzle
+from solver.packing.exhaustive import Exhaustive
 from solver.puzzle.definition import Puzzle
 from solver.puzzle.result import Status
-from solver.formats.puzzle_file import load_puzzle
-from solver.solving import solve
-from solver.packing.exhaustive import Exhaustive
-from solver.puzzle.symmetry import quarter_turn
-from solver.puzzle.symmetry import count_classes
+from solver.puzzle.symmetry import count_classes, quarter_turn
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 from . import bruteforce
 from .puzzlegen import random_puzzle

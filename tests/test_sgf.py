@@ -18,8 +18,8 @@ import pytest
 
 from solver import Position, RecordError
 from solver.core.pieces import CLASSIC_SET as PIECES
-from solver.formats import sgf
 from solver.errors import IllegalMoveError
+from solver.formats import sgf
 from solver.formats.sgf import load_record, parse_sgf, read_record, write_record
 
 DATA = Path(__file__).parent / "data"

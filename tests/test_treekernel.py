@@ -17,16 +17,16 @@ import time
 
 import pytest
 
-from solver.endgame.analysis import solo_puzzle
 from solver.core.geometry import CLASSIC, Board
 from solver.core.pieces import MONOMINO, PIECE_NAMES
 from solver.core.position import Move, Position
+from solver.core.variants import DUO, JUNIOR
 from solver.endgame import treekernel as tk
-from solver.packing.driver import best_value
+from solver.endgame.analysis import solo_puzzle
 from solver.endgame.gametree import OutOfTime as TreeOutOfTime
 from solver.endgame.gametree import _key
-from solver.endgame.treetables import unsupported
-from solver.core.variants import DUO, JUNIOR
+from solver.kernels.tables import unsupported
+from solver.packing.driver import best_value
 
 from .util import random_game
 

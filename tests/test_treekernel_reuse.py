@@ -5,8 +5,8 @@ gives its proven value and no move, never the previous search's move."""
 from __future__ import annotations
 
 from solver.core.position import Position
-from solver.endgame import treekernel as tk
 from solver.core.variants import DUO
+from solver.endgame import treekernel as tk
 
 from .util import random_game
 

@@ -13,7 +13,7 @@ from solver.core.geometry import CLASSIC, Board, Mask
 from solver.core.pieces import CLASSIC_SET
 from solver.core.position import Position
 from solver.endgame import treereach as tr
-from solver.endgame.treetables import PAD, tables, words
+from solver.kernels.tables import PAD, tables, words
 
 from .util import random_game
 

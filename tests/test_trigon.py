@@ -14,8 +14,8 @@ from solver.core.geometry import NUM_COLORS, TRIANGLE
 from solver.core.pieces import PIECES, TRIGON_PIECES, TRIGON_SET, is_monomino, piece_by_name
 from solver.core.placements import placement_table
 from solver.core.position import Move, Position
-from solver.formats.sgf import read_record, write_record
 from solver.core.variants import TRIGON, TRIGON_2, TRIGON_3
+from solver.formats.sgf import read_record, write_record
 
 ORIENTATIONS = {
     "I6": 6, "L6": 12, "V": 6, "S": 6, "P6": 12, "F": 12, "W": 6, "A6": 6, "G": 12, "Y": 12, "X": 3, "O": 1,
@@ -107,7 +107,7 @@ def test_scores_with_both_bonuses():
     """+15 with every piece placed, +20 when the one triangle went last."""
     for last, expect in (("1", 20), ("2", 15)):
         pos = Position(TRIGON)
-        t, board = pos.table, pos.board
+        t = pos.table
         rest = [i for i in pos.pieces_left(0) if PIECES[i].name != last]
         placements, used = [], 0
         for i in rest:  # set up the others anywhere they fit (set-up ignores contact)

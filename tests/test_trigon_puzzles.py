@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import PuzzleError
-from solver.core.geometry import NUM_COLORS, TRIANGLE, squares_of
+from solver.core.geometry import NUM_COLORS, TRIANGLE
 from solver.core.pieces import PIECES, TRIGON_PIECES
-from solver.formats.puzzle_file import load_puzzle, parse_puzzle, puzzle_to_toml
-from solver.solving import solve
 from solver.core.variants import TRIGON, TRIGON_3
+from solver.errors import PuzzleError
+from solver.formats.puzzle_file import load_puzzle, parse_puzzle, puzzle_to_toml
 from solver.puzzle.verify import verify
+from solver.solving import solve
 
 from .test_puzzle_file import canonical
 

@@ -11,16 +11,14 @@ parse, fail with exact messages, and round-trip through ``puzzle_to_toml``.
 from __future__ import annotations
 
 import io
-import textwrap
 
 import pytest
 from PIL import Image
 
-from solver.drawing import render
-from solver.errors import PuzzleError
 from solver.core.position import Position
 from solver.core.text import board_picture, board_rows
 from solver.core.variants import TRIGON, TRIGON_3
+from solver.drawing import render
 
 WHITE = (255, 255, 255)
 

@@ -9,15 +9,16 @@ import random
 
 import pytest
 
-from solver.core import reference
 from solver.cli import main
-from solver.errors import RecordError
+from solver.core import reference
 from solver.core.geometry import NUM_COLORS
-from solver.core.pieces import CLASSIC_SET as PIECES, piece_by_name
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import piece_by_name
 from solver.core.placements import placement_table
 from solver.core.position import Move, Position
-from solver.formats.sgf import read_record, write_record
 from solver.core.variants import CLASSIC_3, DUO, JUNIOR, VARIANTS, variant_by_game
+from solver.errors import RecordError
+from solver.formats.sgf import read_record, write_record
 
 TWO_COLOR = [DUO, JUNIOR]
 

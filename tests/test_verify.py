@@ -5,10 +5,11 @@ import random
 
 import pytest
 
-from solver.errors import PuzzleError
 from solver.core.geometry import CLASSIC, Board, color_index
-from solver.core.pieces import MONOMINO, CLASSIC_SET as PIECES, piece_by_name
+from solver.core.pieces import CLASSIC_SET as PIECES
+from solver.core.pieces import MONOMINO, piece_by_name
 from solver.core.position import Move, Position
+from solver.errors import PuzzleError
 from solver.puzzle.definition import Puzzle
 from solver.puzzle.verify import VerificationError, verify
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from solver.core import reference
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.position import Move, Position
-from solver.core import reference
 
 
 def random_game(seed: int, pos: Position | None = None, max_moves: int | None = None) -> Position:

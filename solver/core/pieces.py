@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from solver.errors import NotationError
 from solver.core.geometry import SQUARE, TRIANGLE
+from solver.errors import NotationError
 
 Cell = tuple[int, int]  # (row, col), row 0 at the top
 Shape = tuple[Cell, ...]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from functools import cached_property, lru_cache
 
-from solver.errors import NotationError
 from solver.core.geometry import TRIANGLE, Board, Mask, Square, mask_of, squares_of
 from solver.core.pieces import PIECES, normalise, piece_of_shape, triangle_points
+from solver.errors import NotationError
 
 Placement = int  # index into a PlacementTable
 

@@ -14,15 +14,14 @@ good; generating moves is one AND per candidate.
 from __future__ import annotations
 
 from functools import lru_cache
-
 from typing import NamedTuple
 
-from solver.errors import IllegalMoveError
 from solver.core.geometry import NUM_COLORS, Board, Mask, squares_of
 from solver.core.pieces import ALL_PIECES_MASK, NUM_PIECES, PIECE_SIZES, PIECES, is_monomino
 from solver.core.placements import Placement, PlacementTable, placement_table
 from solver.core.scoring import advanced_score
 from solver.core.variants import CLASSIC, Variant, variant_on
+from solver.errors import IllegalMoveError
 
 
 def grow_candidates(

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.errors import NotationError
 from solver.core.geometry import Board
 from solver.core.pieces import CLASSIC_PIECES, PIECE_SIZES, TRIGON_PIECES, piece_by_name
+from solver.errors import NotationError
 
 CLASSIC_NAMES = ("blue", "yellow", "red", "green")
 JUNIOR_PIECES = tuple(sorted(piece_by_name(n).index for n in "1 2 I3 V3 I4 L4 O T4 Z4 I5 L5 P".split()))

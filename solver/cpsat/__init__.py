@@ -20,6 +20,7 @@ It never imports the search engine; both return the same SolveResult.
 
 from solver.cpsat.driver import solve, supervised
 from solver.cpsat.hints import add_hint
-from solver.cpsat.model import ENCODINGS, CpsatError, PuzzleModel, build
+from solver.cpsat.model import ENCODINGS, build
+from solver.cpsat.variables import CpsatError, PuzzleModel
 
 __all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve", "supervised"]

@@ -26,7 +26,7 @@ from solver.core.placements import Placement
 from solver.puzzle.definition import Connect, Goal, Puzzle, SameShape
 
 if TYPE_CHECKING:
-    from solver.cpsat.model import PuzzleModel
+    from solver.cpsat.variables import PuzzleModel
 
 # chains are followed only up to this many candidates of a colour (an
 # endgame has a few hundred; solo-21's 30,000 would take seconds to follow

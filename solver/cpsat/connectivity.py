@@ -28,7 +28,7 @@ from solver.puzzle.definition import Connect, Goal
 from solver.puzzle.result import Solution
 
 if TYPE_CHECKING:
-    from solver.cpsat.model import BoolVar, PuzzleModel
+    from solver.cpsat.variables import BoolVar, PuzzleModel
 
 
 # -- levels ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import puzzle_symmetries
 
 if TYPE_CHECKING:
-    from solver.cpsat.model import BoolVar, PuzzleModel
+    from solver.cpsat.variables import BoolVar, PuzzleModel
 
 
 def add_color_order(m: PuzzleModel) -> None:

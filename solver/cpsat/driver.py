@@ -12,17 +12,19 @@ from typing import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
-from solver.puzzle.definition import Connect, Goal, Puzzle
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import interchangeable_colors
 from solver.core.text import counted
 from solver.cpsat.connectivity import violations
 from solver.cpsat.counting import add_exact_cover_branching, first_square, images
 from solver.cpsat.hints import add_hint
 from solver.cpsat.memory import fit_workers
-from solver.cpsat.playorder import add_play_order, parameters as play_order_parameters
+from solver.cpsat.model import build
+from solver.cpsat.playorder import add_play_order
+from solver.cpsat.playorder import parameters as play_order_parameters
+from solver.cpsat.variables import CpsatError, PuzzleModel
 from solver.cpsat.warmstart import warm_start
-from solver.cpsat.model import CpsatError, PuzzleModel, build
+from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
+from solver.puzzle.symmetry import interchangeable_colors
 
 
 class _Watcher(cp_model.CpSolverSolutionCallback):

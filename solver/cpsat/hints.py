@@ -16,7 +16,7 @@ from solver.puzzle.verify import VerificationError, verify
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from solver.cpsat.model import PuzzleModel
+    from solver.cpsat.variables import PuzzleModel
 
 
 def add_hint(m: PuzzleModel, placements: Solution) -> None:

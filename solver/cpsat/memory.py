@@ -107,7 +107,7 @@ def fit_workers(puzzle: Puzzle, workers: int) -> tuple[int, str | None]:
     """The workers a solve can have within the memory the process may take:
     (``workers``, None), or (fewer, why). A model that does not fit with
     one worker raises CpsatError (before it is built)."""
-    from solver.cpsat.model import CpsatError
+    from solver.cpsat.variables import CpsatError
 
     room = available()
     if room is None:

@@ -22,64 +22,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.errors import BlokusError
 from solver.core.geometry import COLORS, squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
-from solver.core.placements import Placement
-from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.core.scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
-from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 from solver.cpsat.candidates import CHAIN_LIMIT, add_candidates, chained
 from solver.cpsat.connectivity import add_levels
 from solver.cpsat.counting import add_board_order, add_color_order
+from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
+from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 
 ENCODINGS = ("auto", "levels", "cuts")
 MONOMINO_CHAINS = True  # _monomino_last_chains (a switch for benchmarks)
-
-BoolVar = cp_model.IntVar  # a boolean of the model (new_bool_var); .Not() is its negation
-Covering = dict[tuple[int, int], list[tuple[Placement, BoolVar]]]  # (colour, square) -> its candidates
-
-
-class CpsatError(BlokusError, ValueError):
-    """Bad CP-SAT parameters."""
-
-
-@dataclass
-class PuzzleModel:
-    """A built model with the handles needed to read and hint solutions."""
-
-    puzzle: Puzzle
-    encoding: str
-    model: cp_model.CpModel
-    x: dict[tuple[int, Placement], BoolVar] = field(default_factory=dict)  # (colour, placement) -> chosen
-    covered: dict[tuple[int, int], BoolVar] = field(default_factory=dict)  # (colour, square) -> covered
-    levels: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
-    parents: dict[tuple[int, int, int], BoolVar] = field(default_factory=dict)  # (colour, square, parent)
-    roots: dict[tuple[int, int], BoolVar] = field(default_factory=dict)
-    all_placed: dict[int, BoolVar] = field(default_factory=dict)
-    mono_last: dict[int, BoolVar] = field(default_factory=dict)
-    region: dict[int, int] = field(default_factory=dict)  # colour -> squares it may cover
-    root_mask: dict[int, int] = field(default_factory=dict)  # colour -> fixed root squares
-    objective_bound: int | None = None
-    objective: cp_model.IntVar | None = None
-
-    @property
-    def size(self) -> dict[str, int]:
-        """Numbers of variables, constraints and candidate placements."""
-        proto = self.model.proto
-        return {"variables": len(proto.variables), "constraints": len(proto.constraints), "placements": len(self.x)}
-
-    def solution(self, value: Callable[[BoolVar], bool]) -> list[tuple[int, Placement]]:
-        """The chosen placements, read with ``value`` (a solver's or a
-        solution callback's ``boolean_value``)."""
-        return [(c, p) for (c, p), v in self.x.items() if value(v)]
-
 
 def build(
     puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colors: bool = False,

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from ortools.sat.python import cp_model
 
 from solver.core.pieces import PIECE_SIZES
-from solver.puzzle.definition import Connect, Goal
 from solver.cpsat.warmstart import applies
+from solver.puzzle.definition import Connect, Goal
 
 if TYPE_CHECKING:
-    from solver.cpsat.model import PuzzleModel
+    from solver.cpsat.variables import PuzzleModel
 
 # two full searches, the fixed one and the default LP one, sharing bounds
 # and clauses (interleaved neighbourhood searches get no worker of their own)

@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 from solver.core.geometry import squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.placements import Placement
+from solver.core.scoring import best_bonus
 from solver.puzzle.definition import Connect, Goal, Measure
 from solver.puzzle.result import Solution
-from solver.core.scoring import best_bonus
 from solver.puzzle.verify import VerificationError, verify
 
 if TYPE_CHECKING:
-    from solver.cpsat.model import PuzzleModel
+    from solver.cpsat.variables import PuzzleModel
 
 NODES = 1000  # nodes of the depth-first search (0.01-0.06 s on endgames)
 WIDTH = 6  # placements tried per node, best first

@@ -41,14 +41,15 @@ from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence, Union
 
 from solver import files
-from solver.errors import OutputError
-from solver.files import check_writable
 from solver.core.geometry import COLORS, NUM_COLORS, TRIANGLE, Board, column_name
 from solver.core.placements import Placement, placement_table
 from solver.core.position import Position
-from solver.puzzle.definition import Puzzle
 from solver.core.text import counted
 from solver.core.variants import CLASSIC, Variant
+from solver.errors import OutputError
+from solver.files import check_writable
+from solver.puzzle.definition import Puzzle
+
 
 class Paint(NamedTuple):
     """How one colour is drawn: its fill, a dark shade of it (highlight

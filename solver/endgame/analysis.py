@@ -26,15 +26,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from solver.errors import OptionError
 from solver.core.geometry import NUM_COLORS, Mask
 from solver.core.pieces import MONOMINOES
 from solver.core.position import Move, Position
+from solver.core.scoring import best_bonus
+from solver.core.text import counted
+from solver.errors import OptionError
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Status, Stopwatch
-from solver.core.scoring import best_bonus
 from solver.solving import ENGINES, check_time_limit, ctrl_c_stops, solve
-from solver.core.text import counted
 
 
 @dataclass
@@ -312,7 +312,7 @@ def _unsolved(pos: Position, color: int) -> ColorReport:
 def compiled_tree_applies(pos: Position) -> bool:
     """Whether the compiled game tree takes this game: square boards up to
     31 columns, and no shared colour (Three-Player)."""
-    from solver.endgame.treetables import unsupported
+    from solver.kernels.tables import unsupported
 
     return unsupported(pos.board) is None and pos.variant.shared is None
 

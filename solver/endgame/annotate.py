@@ -43,17 +43,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from solver.endgame.analysis import (
-    TABLE_BITS, TREES, ScoreOutlook, compiled_tree_applies, load_compiled_tree, reach, solo_puzzle)
-from solver.errors import BlokusError, OptionError, OutputError
 from solver.core.pieces import PIECES
 from solver.core.position import Move, Position
-from solver.files import check_writable, make_folder, write_file
 from solver.drawing.render import DPI, PAINTS, check_output
-from solver.puzzle.result import Progress, ProgressCallback, Stopwatch
-from solver.packing.driver import best_value
+from solver.endgame.analysis import (
+    TABLE_BITS,
+    TREES,
+    ScoreOutlook,
+    compiled_tree_applies,
+    load_compiled_tree,
+    reach,
+    solo_puzzle,
+)
 from solver.endgame.gametree import GameTree, OutOfTime
+from solver.errors import BlokusError, OptionError, OutputError
+from solver.files import check_writable, make_folder, write_file
 from solver.formats.sgf import GameRecord, SgfNode, SgfProperty, load_record_text, move_props, parse_sgf, read_record
+from solver.packing.driver import best_value
+from solver.puzzle.result import Progress, ProgressCallback, Stopwatch
 from solver.solving import check_time_limit, ctrl_c_stops, solve
 
 BIG = 10**6  # beyond any score: an open end of a bound

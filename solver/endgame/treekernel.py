@@ -68,11 +68,12 @@ import numpy as np
 
 from solver.core.pieces import MONOMINO
 from solver.core.position import Move, Position
-from solver.kernels.bitops import ONE, ZERO, count, ctz, king_fill, popcount
-from solver.endgame.gametree import OutOfTime as _TreeOutOfTime, playing_alone
-from solver.kernels.jit import njit
+from solver.endgame.gametree import OutOfTime as _TreeOutOfTime
+from solver.endgame.gametree import playing_alone
 from solver.endgame.treereach import find_fit, piece_reach
-from solver.endgame.treetables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
+from solver.kernels.bitops import ONE, ZERO, count, ctz, king_fill, popcount
+from solver.kernels.jit import njit
+from solver.kernels.tables import N_PIECES, PAD, Root, Tables, bonuses, root_state, tables
 
 INF = 1000  # beyond any value (|value| <= 4 * 89)
 VALUE_BIAS = 1024  # values are stored as value + VALUE_BIAS in 11 bits

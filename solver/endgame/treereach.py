@@ -12,7 +12,7 @@ import numpy as np
 
 from solver.kernels.bitops import ONE, ctz, diagonal_step, popcount
 from solver.kernels.jit import njit
-from solver.endgame.treetables import N_PIECES
+from solver.kernels.tables import N_PIECES
 
 
 @njit(cache=True, _nrt=False)

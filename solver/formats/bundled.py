@@ -10,7 +10,6 @@ of a bundled one (with or without its suffix) means that one.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 PUZZLE_SUFFIX, GAME_SUFFIX = ".toml", ".blksgf"

@@ -73,13 +73,13 @@ import reprlib
 import tomllib
 from pathlib import Path
 
-from solver.errors import NotationError, PuzzleError
-from solver.files import read_input
 from solver.core.geometry import NUM_COLORS, TRIANGLE, Board, board_size_problem, squares_of
 from solver.core.pieces import PIECES, is_monomino, normalise, piece_by_name, piece_names, piece_of_shape
 from solver.core.placements import placement_table
-from solver.puzzle.definition import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
 from solver.core.variants import CLASSIC, VARIANTS, Variant
+from solver.errors import NotationError, PuzzleError
+from solver.files import read_input
+from solver.puzzle.definition import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
 
 __all__ = ["load_puzzle", "parse_puzzle", "puzzle_to_toml"]
 

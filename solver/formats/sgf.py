@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from solver.errors import IllegalMoveError, NotationError, RecordError
-from solver.files import read_input
 from solver.core.geometry import NUM_COLORS, TRIANGLE
 from solver.core.position import Position
 from solver.core.variants import CLASSIC, CLASSIC_2, VARIANTS, Variant, variant_by_game
+from solver.errors import IllegalMoveError, NotationError, RecordError
+from solver.files import read_input
+from solver.version import __version__
 
 # Move properties as Pentobi reads them (NodeUtil.cpp): the colour numbers,
 # B and W in two-colour games, and the names older versions wrote.
@@ -486,7 +487,6 @@ def write_record(pos: Position, two_player: bool = False, comments: dict[int, st
     names of the position's variant (``two_player``: write a classic
     four-player position as the two-player game). ``comments`` maps a move
     number (0 = root) to a comment."""
-    from solver import __version__
 
     comments = comments or {}
     t = pos.table

@@ -15,10 +15,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.errors import BlokusError
-from solver.files import read_input
 from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
+from solver.errors import BlokusError
+from solver.files import read_input
 from solver.puzzle.definition import Puzzle
 from solver.puzzle.result import Solution
 from solver.puzzle.verify import verify

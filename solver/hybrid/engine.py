@@ -42,13 +42,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from solver.errors import OptionError
 from solver.core.geometry import mask_of, squares_of
 from solver.core.placements import Placement
+from solver.core.text import counted
+from solver.errors import OptionError
 from solver.puzzle.definition import Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
 from solver.puzzle.symmetry import symmetry_applies
-from solver.core.text import counted
 from solver.puzzle.verify import VerificationError, verify
 
 SEARCH_SHARE = 0.5  # share of the time limit the search engine gets first (0.25 lost 19x19 packings the beam finds)

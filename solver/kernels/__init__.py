@@ -1,2 +1,3 @@
 """Support for the compiled kernels: the numba wrapper with its on-disk cache
-(jit) and the bit operations the kernels share (bitops)."""
+(jit), the bit operations the kernels share (bitops) and the per-board
+arrays they read (tables)."""

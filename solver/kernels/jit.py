@@ -23,8 +23,14 @@ import os
 import threading
 
 from numba import njit as _numba_njit
-from numba.core.caching import (Cache, CompileResultCacheImpl, IndexDataCacheFile, InTreeCacheLocator,
-                                UserProvidedCacheLocator, UserWideCacheLocator)
+from numba.core.caching import (
+    Cache,
+    CompileResultCacheImpl,
+    IndexDataCacheFile,
+    InTreeCacheLocator,
+    UserProvidedCacheLocator,
+    UserWideCacheLocator,
+)
 from numba.core.dispatcher import Dispatcher
 
 _NOTICES: set[str] = set()

@@ -29,10 +29,10 @@ from typing import Iterator
 from solver.core.geometry import SQUARE, squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.placements import Placement
-from solver.puzzle.definition import Puzzle
 from solver.packing.bounds import PlaceAllBounds
 from solver.packing.rules import final_rules_hold
 from solver.packing.state import SearchState
+from solver.puzzle.definition import Puzzle
 
 
 class BeamSearch:

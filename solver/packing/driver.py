@@ -22,17 +22,17 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
-from solver.errors import OptionError
 from solver.core.geometry import squares_of
 from solver.core.pieces import MONOMINO
-from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
 from solver.core.scoring import best_bonus
-from solver.puzzle.symmetry import symmetry_applies
-from solver.puzzle.verify import VerificationError, verify
+from solver.errors import OptionError
 from solver.packing.beam import BeamSearch
 from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from solver.puzzle.symmetry import symmetry_applies
+from solver.puzzle.verify import VerificationError, verify
 
 MODES = ("auto", "general", "symmetric", "exhaustive")
 WIDTHS = (1, 4, 16, 64, 256, 1024)

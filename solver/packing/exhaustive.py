@@ -34,12 +34,12 @@ from typing import Iterator
 from solver.core.geometry import mask_of, squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.placements import Placement, PlacementTable
-from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
 from solver.core.scoring import best_bonus
-from solver.puzzle.symmetry import interchangeable_colors
 from solver.packing.bounds import PlaceAllBounds, coverable, small_holes
 from solver.packing.rules import corner_connected, final_rules_hold
 from solver.packing.state import SearchState
+from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
+from solver.puzzle.symmetry import interchangeable_colors
 
 Solution = list[tuple[int, Placement]]
 
@@ -283,7 +283,7 @@ class Exhaustive:
         self.nodes += 1
         if not self.nodes & 63:
             yield None
-        st, t = self.st, self.t
+        st = self.st
         if self.maximize:
             offer = self._offer()
             if offer is not None:

@@ -54,10 +54,10 @@ import numpy as np
 
 from solver.core.geometry import SQUARE, mask_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES, PIECES
-from solver.puzzle.definition import Puzzle
-from solver.puzzle.symmetry import interchangeable_colors
 from solver.kernels.bitops import ONE, U63, U64, ZERO, ctz, popcount
 from solver.kernels.jit import njit
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.symmetry import interchangeable_colors
 
 MAX_SQUARES = 128
 DEFAULT_K = 1

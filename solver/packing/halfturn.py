@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from solver.core.geometry import SQUARE
 from solver.core.placements import Placement
-from solver.puzzle.definition import Connect, Puzzle, SameShape
 from solver.packing.beam import BeamSearch
+from solver.puzzle.definition import Connect, Puzzle, SameShape
 
 
 def half_turn_map(puzzle: Puzzle) -> list[int]:

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from solver.core.geometry import Board
 from solver.core.placements import Placement
-from solver.puzzle.definition import Goal, Puzzle
-from solver.puzzle.verify import verify
 from solver.packing.halfturn import half_turn
 from solver.packing.wastefast import CompiledWasteSearch, Restarts, Solution
+from solver.puzzle.definition import Goal, Puzzle
+from solver.puzzle.verify import verify
 
 BLUE, YELLOW, RED, GREEN = range(4)
 RESTART = 1_000_000  # nodes of one run before the next order (or the other cut); 18x20: 3-4 in 30 runs find one

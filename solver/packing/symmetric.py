@@ -10,9 +10,9 @@ none exists (an asymmetric one might).
 
 from __future__ import annotations
 
+from solver.packing.beam import BeamSearch
 from solver.puzzle.definition import Puzzle
 from solver.puzzle.symmetry import quarter_turn_placements
-from solver.packing.beam import BeamSearch
 
 
 class SymmetricBeam(BeamSearch):

@@ -25,9 +25,9 @@ from typing import Iterator
 
 from solver.core.geometry import squares_of
 from solver.core.pieces import PIECE_SIZES
-from solver.puzzle.definition import Connect, Goal, Puzzle
 from solver.packing.bounds import small_holes
 from solver.packing.exhaustive import Exhaustive, Solution
+from solver.puzzle.definition import Connect, Goal, Puzzle
 
 
 class WasteSearch(Exhaustive):

@@ -22,11 +22,11 @@ import numpy as np
 from solver.core.geometry import mask_of
 from solver.core.pieces import PIECE_SIZES
 from solver.core.placements import Placement, PlacementTable
-from solver.puzzle.definition import Connect, Goal, Puzzle
-from solver.puzzle.verify import VerificationError, verify
+from solver.kernels.tables import PAD, tables, unsupported, words
 from solver.packing import wastekernel as kernel
 from solver.packing.halfturn import half_turn, half_turn_map
-from solver.endgame.treetables import PAD, tables, unsupported, words
+from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.verify import VerificationError, verify
 
 Solution = list[tuple[int, Placement]]
 

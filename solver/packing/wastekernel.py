@@ -1,6 +1,6 @@
 """The compiled waste-budget search (issue 14): the square mode of
 :mod:`.waste` as one numba kernel over multi-word masks, for boards of any
-size the game-tree tables take (:mod:`.treetables`).
+size the game-tree tables take (:mod:`solver.kernels.tables`).
 
 Each node takes the lowest empty square and covers it by a placement whose
 first square it is (the lists are ordered by the caller: largest pieces

@@ -9,9 +9,9 @@ verifies every answer) before these functions compare them.
 
 from __future__ import annotations
 
+from solver.core.text import counted
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import SolveResult, Status
-from solver.core.text import counted
 
 
 def disagreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str | None:

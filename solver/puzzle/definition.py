@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from functools import cached_property
 
-from solver.errors import PuzzleError
 from solver.core.geometry import COLORS, NUM_COLORS, Board, Mask, mask_of
 from solver.core.pieces import MONOMINO, NUM_PIECES, PIECE_SIZES
 from solver.core.placements import Placement, PlacementTable, placement_table
 from solver.core.scoring import advanced_score
 from solver.core.variants import CLASSIC, Variant
+from solver.errors import PuzzleError
 
 
 class Connect(StrEnum):

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from solver.errors import BlokusError
 from solver.core.geometry import COLORS, SQUARE
 from solver.core.pieces import MONOMINO, PIECES
 from solver.core.placements import Placement
+from solver.errors import BlokusError
 from solver.puzzle.definition import Connect, Goal, Puzzle, SameShape, objective_value
 
 

@@ -1,5 +1,5 @@
-"""The constant arrays of the compiled game-tree engine, built once per board
-from its :class:`~solver.core.placements.PlacementTable`, and the conversion of a
+"""The constant arrays of the compiled kernels (the game tree's, and the
+waste search's), built once per board from its :class:`~solver.core.placements.PlacementTable`, and the conversion of a
 :class:`~solver.core.position.Position` into the engine's per-ply state rows.
 
 Masks are rows of uint64 words (see :mod:`solver.kernels.bitops`). A
