@@ -1,4 +1,4 @@
-"""CP-SAT on endgame solo optima (issue 13): alone, it proves the same
+"""CP-SAT on endgame solo optima: alone, it proves the same
 optimum as the search engine alone, on late positions of seeded games
 under two policies; its own warm start is a legal solution never better
 than that optimum; its play-order search (fixed, one worker) agrees too."""

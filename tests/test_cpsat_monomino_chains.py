@@ -1,5 +1,5 @@
-"""The monomino-last chains of the CP-SAT model (model._monomino_last_chains,
-issue 13): with the monomino claimed last, the other placements must be
+"""The monomino-last chains of the CP-SAT model (model._monomino_last_chains):
+with the monomino claimed last, the other placements must be
 reached from the root by chains without it, and the claim is dropped when
 the other pieces cannot all fit that way. They must never cut off a real
 optimum: on small seeded puzzles (maximize the advanced score, the

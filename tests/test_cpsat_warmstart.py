@@ -1,4 +1,4 @@
-"""CP-SAT's own warm start (solver/cpsat/warmstart.py, issue 13): its
+"""CP-SAT's own warm start (solver/cpsat/warmstart.py): its
 packing search (every piece placed, the monomino last when it scores) gives
 legal solutions only, never better than the optimum, and CP-SAT alone,
 started from it, still finds the brute-force oracle's optimum or

@@ -1,4 +1,4 @@
-"""Fuzzing the puzzle loader (issue 10: no input crashes the tool).
+"""Fuzzing the puzzle loader: no input crashes the tool.
 
 Real inputs (the bundled puzzles and the README example) are mutated the
 ways people and editors break files: characters typed or deleted, values

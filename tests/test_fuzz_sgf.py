@@ -1,4 +1,4 @@
-"""Fuzzing the game-record reader (issue 10: no input crashes the tool).
+"""Fuzzing the game-record reader: no input crashes the tool.
 
 Real records (the test records in ``tests/data`` and the bundled games) are
 mutated the ways files get broken: characters typed or deleted, runs of

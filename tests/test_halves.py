@@ -1,4 +1,4 @@
-"""The two-colour halves (issue 14): which puzzles halve and why not; on
+"""The two-colour halves: which puzzles halve and why not; on
 small four-colour boards the search finds exactly those packings it looks
 for (half-turn symmetric, each half's two colours inside it,
 mirror-symmetric there) among all the packings the general waste search

@@ -1,4 +1,4 @@
-"""The hybrid engine (issue 14): every LNS step returns a legal partial
+"""The hybrid engine: every LNS step returns a legal partial
 packing (checked again here with the verifier on small random puzzles),
 the engine reports a verified packing or a verified partial, never
 INFEASIBLE, and solution files verify (``blokus solve --check``)."""
@@ -266,7 +266,7 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
     assert general.status is Status.OPTIMAL and "half-turn" not in general.method
 
 
-# -- scattered hole neighbourhoods (SCATTER) and the waste search (issue 14, third session) ----
+# -- scattered hole neighbourhoods (SCATTER) and the waste search ----------------------------
 
 @pytest.mark.parametrize("seed", range(4))
 def test_scattered_hole_steps_never_return_anything_illegal(seed):

@@ -50,7 +50,7 @@ def _interrupt(args: list[str], wait_for: str, group: bool = False) -> subproces
     second into the solve), and collect its output.
     ``group``: to its whole process group, as Ctrl-C in a terminal does."""
     proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=group)
+                            stderr=subprocess.PIPE, text=True, process_group=0 if group else None)
     err = []
     while line := proc.stderr.readline():
         err.append(line)

@@ -54,8 +54,8 @@ def test_corner_contact_is_required_and_enough():
 
 
 def test_a_chain_of_diagonal_steps_is_not_corner_contact():
-    # SPEC.md: the seed article accepts a piece that reaches its colour through
-    # a closure of diagonal steps (a20 -> b19 -> c18). Only direct contact counts.
+    # docs/rules.md: contact is direct. A piece that reaches its colour only
+    # through a closure of diagonal steps (a20 -> b19 -> c18) has no contact.
     pos = Position()
     play(pos, BLUE, "a20,b20")
     with pytest.raises(IllegalMoveError, match="does not touch a blue piece at a corner"):

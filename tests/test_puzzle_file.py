@@ -340,7 +340,7 @@ def test_documented_examples_parse():
         assert sorted(p.board.square_name(s) for s in p.stars) == ["b7", "d6", "g2"]
 
 
-# -- issue 10: no input crashes the loader ---------------------------------------------------
+# -- no input crashes the loader ------------------------------------------------------------
 def error(text: str) -> str:
     """The message of the PuzzleError that parsing ``text`` as bad.toml raises."""
     with pytest.raises(PuzzleError) as e:

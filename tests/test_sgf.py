@@ -586,7 +586,7 @@ class TestErrors:
             load_record(str(bad))
 
 
-# -- issue 10: no input crashes the reader ----------------------------------------
+# -- no input crashes the reader -------------------------------------------------
 
 class TestReproducers:
     """The inputs that crashed the reader before: each gives a RecordError

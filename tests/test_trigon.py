@@ -1,4 +1,4 @@
-"""Blokus Trigon (issue 16): the 22 pieces, Pentobi's placement counts, legal
+"""Blokus Trigon: the 22 pieces, Pentobi's placement counts, legal
 moves against a slow reference written from plane geometry (it shares no
 code with the board or the tables), record round trips in the three Trigon
 games, shared starting points and scores with both bonus cases."""

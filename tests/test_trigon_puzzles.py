@@ -1,4 +1,4 @@
-"""Trigon puzzle files (issue 16): triangle boards drawn one character per
+"""Trigon puzzle files: triangle boards drawn one character per
 cell, their round trips and error messages, and the bundled Trigon
 challenges solved by both engines, agreeing, every answer verified."""
 

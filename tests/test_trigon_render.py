@@ -1,4 +1,4 @@
-"""Triangle boards for people (issue 16): images, text pictures and puzzle
+"""Triangle boards for people: images, text pictures and puzzle
 drawings of Blokus Trigon.
 
 Images are read back with Pillow and checked at triangle centroids

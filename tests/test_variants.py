@@ -1,4 +1,4 @@
-"""Blokus Duo, Junior and Three-Player (issue 12): boards, pieces, legal
+"""Blokus Duo, Junior and Three-Player: boards, pieces, legal
 moves against the slow reference generator, turn order with forced passes,
 scores with both bonus cases, record round trips and bad records."""
 

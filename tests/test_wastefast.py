@@ -1,4 +1,4 @@
-"""The compiled waste-budget search (issue 14): on small random place-all
+"""The compiled waste-budget search: on small random place-all
 puzzles it finds exactly the packings a brute force finds, each once,
 whatever the seed and however the search is cut into chunks; its
 half-turn mode finds exactly the symmetric ones; every packing and every

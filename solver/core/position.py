@@ -225,7 +225,7 @@ class Position:
 
     def is_legal(self, move: Move) -> bool:
         """Whether the move's colour may place it now (turn order aside:
-        records may hold a move of any colour, see SPEC.md)."""
+        records may hold a move of any colour, see docs/rules.md)."""
         return self.illegal_reason(move) is None
 
     def illegal_reason(self, move: Move) -> str | None:

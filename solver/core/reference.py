@@ -1,4 +1,4 @@
-"""A slow legal-move generator written straight from the rules (SPEC.md),
+"""A slow legal-move generator written straight from the rules (docs/rules.md),
 sharing no tables or code with the fast generator. Tests and benchmarks
 compare the two.
 

@@ -1,4 +1,4 @@
-"""Advanced scoring, the one place that knows the bonuses (SPEC.md,
+"""Advanced scoring, the one place that knows the bonuses (docs/rules.md,
 "Scoring"): -1 per square left in hand; a colour that placed every piece
 scores +15 instead, +20 when its last piece was the monomino."""
 

@@ -165,7 +165,7 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
         p.cp_model_presolve = False
     if puzzle.goal is Goal.PLACE_ALL and puzzle.connect is Connect.GAME and not counting:
         # the challenges (solo-21, duo-solo-21): presolve took 5 of solo-21's
-        # 9-11 s and removed only 1,387 of 30,833 variables; without it 4.6-6 s (issue 13)
+        # 9-11 s and removed only 1,387 of 30,833 variables; without it 4.6-6 s
         p.cp_model_presolve = False
     if counting:
         p.enumerate_all_solutions = True
@@ -180,7 +180,7 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
         p.cp_model_presolve = False
         if puzzle.goal is Goal.PLACE_ALL and not counting:
             # a verified complete hint is the answer: finding symmetries first
-            # took 0.25 of the 0.45 s CP-SAT spent on solo-21 (issue 13)
+            # took 0.25 of the 0.45 s CP-SAT spent on solo-21
             p.symmetry_level = 0
     if params and not p.merge_text_format(params):
         raise CpsatError(f"bad CP-SAT parameters {params!r} (expected e.g. 'num_workers:4,random_seed:3')")

@@ -336,7 +336,7 @@ def _monomino_last_chains(m: PuzzleModel, c: int, mono: BoolVar) -> None:
     (candidates.chained on the candidates other than the monomino's): the
     others are off when the flag is on; and when some other piece keeps no
     such candidate, or their squares are fewer than the other pieces need,
-    the flag is off (issue 13: the slow endgames spend seconds refuting
+    the flag is off (the slow endgames spend seconds refuting
     "every piece placed, the monomino last")."""
     puzzle, t = m.puzzle, m.puzzle.table
     if puzzle.connect is not Connect.GAME:

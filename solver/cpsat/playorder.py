@@ -7,7 +7,7 @@ CP-SAT's propagation and clause learning; it proves "every piece cannot be
 placed" far sooner than the default search, which spends most of the time
 on the hard endgames closing the bound at +15/+20 (the best solution is
 found early). The default LP search runs beside it, finding the solutions
-(measured in benchmarks/RESULTS.md, issue 13)."""
+(measured in benchmarks/RESULTS.md)."""
 
 from __future__ import annotations
 

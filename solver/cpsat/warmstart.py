@@ -7,7 +7,7 @@ own candidates (:func:`warm_start`), nothing of the search engine:
   the legal placements; node-bounded. It is the whole warm start of a
   place-all puzzle (solo-21 packs in 22 nodes) and comes first for solo
   optima, where reaching the top score leaves CP-SAT nothing to prove
-  (issue 13: the optimum of 22 of the 37 slowest endgames, against 6);
+  (the optimum of 22 of the 37 slowest endgames, against 6);
 - for maximize puzzles, then, a depth-first search in play order over a
   bounded number of nodes, larger pieces first and, among placements of one
   size, those that leave fewer free squares around them; the monomino is

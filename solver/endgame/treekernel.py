@@ -39,8 +39,7 @@ and it plus what still fits, which cuts branches (as
 :class:`solver.endgame.analysis.ScoreOutlook` does for the Python tree). With
 ``Params.tight`` (off by default: it cuts the tree's positions 3-4x at 12
 and 16 placements before the end, but its solo searches cost more time
-than that saves on many positions; benchmarks/RESULTS.md, issue 11 second
-session) a colour that still interacts is bounded by its solo optimum
+than that saves on many positions; benchmarks/RESULTS.md) a colour that still interacts is bounded by its solo optimum
 with the others frozen too, where that can refute the node's window.
 ``Params.fit`` bounds a colour's rise by the pieces in hand that still fit
 somewhere inside its reach (no bonus once one does not; each kept with a
@@ -54,7 +53,7 @@ refutes is not made at all. :func:`solve_two_player` (so ``blokus
 analyze``'s two-player values) runs with :data:`TWO_PLAYER_BOUNDS`: fit
 on, solo bounds on every ply for colours with at most 5 pieces in hand, 6
 for the colour to move, reaches by chains of placements for every hand
-(benchmarks/RESULTS.md, issue 11 third, fourth and eighth sessions);
+(benchmarks/RESULTS.md);
 :func:`params` and :func:`two_player_params` keep them off.
 """
 
@@ -1572,14 +1571,12 @@ def _final_value(pos: Position, weight) -> int:
     return sum(w * pos.score(c) for c, w in enumerate(weight))
 
 
-# solve_two_player's bounds (issue 11, third session: fewer positions and CPU
-# seconds than without on sample-2p at move 52, 12 placements before the end
-# of benchmarks/endgame.py's seeded games and random_game(7) 12 before the
-# end; 16 before the end the same 3 of 10 proven in 30 CPU s; fourth
-# session, the mover's bound: sample-2p 9.9 -> 8.0 CPU s, a tie 12 and 16
-# before the end; eighth session, reaches by chains of placements: 12 and 16
-# before the end 1.3-2x less CPU time to most proofs, 16/0 and 12/2 proven
-# in 30 CPU s on one thread where they were not)
+# solve_two_player's bounds: each one measured to take fewer positions and CPU
+# seconds than without (benchmarks/RESULTS.md): the solo bounds and fit on
+# sample-2p at move 52 and 12 placements before the end of
+# benchmarks/endgame.py's games; the mover's bound 9.9 -> 8.0 CPU s on
+# sample-2p; reaches by chains of placements 1.3-2x less CPU time to most
+# proofs 12 and 16 placements before the end
 TWO_PLAYER_BOUNDS = dict(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1, reach=N_PIECES)
 
 

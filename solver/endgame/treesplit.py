@@ -1,4 +1,4 @@
-"""Root splitting for the compiled game tree (issue 11, fifth session): the
+"""Root splitting for the compiled game tree: the
 root's moves shared out between threads, each with an engine of its own
 (its stack, move ordering and killer moves) on one transposition table
 and solo table (``share=False``: tables of their own too, which costs
@@ -16,8 +16,7 @@ value, a search whose window it makes stale stops between kernel calls
 and starts again with the new bound, on the same table, so what it
 proved so far is not lost (table entries are bounds valid in any window).
 ``blokus analyze`` computes two-player values this way on
-:data:`solver.endgame.analysis.TREE_THREADS` threads (benchmarks/RESULTS.md,
-issue 11, fifth session).
+:data:`solver.endgame.analysis.TREE_THREADS` threads (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

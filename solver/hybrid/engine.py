@@ -1,4 +1,4 @@
-"""The hybrid engine (issue 14): the search engine builds a partial packing,
+"""The hybrid engine: the search engine builds a partial packing,
 CP-SAT repairs it by large neighbourhood search (LNS).
 
 1. The search engine runs for half the time limit (90% with the quarter
@@ -26,7 +26,7 @@ CP-SAT repairs it by large neighbourhood search (LNS).
    once :func:`solver.puzzle.verify.verify` has checked the whole packing as a
    partial packing (legal, connected, nothing overlapping). Windows grow
    while steps bring nothing. What each of these did on the frontier
-   puzzles: benchmarks/RESULTS.md, issue 14.
+   puzzles: benchmarks/RESULTS.md.
 
 The engine never claims a puzzle impossible on its own: it reports a
 complete packing (OPTIMAL, as every place-all solution), or the best

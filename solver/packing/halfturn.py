@@ -1,4 +1,4 @@
-"""Half-turn symmetric search (issue 14): on a rectangle whose puzzle looks
+"""Half-turn symmetric search: on a rectangle whose puzzle looks
 the same after a half turn that also swaps the colours of opposite corners
 (blue <-> red, yellow <-> green; for two colours, the two of them), look
 only for packings with that symmetry. The leading colours (blue, and
@@ -7,7 +7,7 @@ comes with its half-turned image in the partner colour, and a placement
 may not overlap its own image. Half of the problem; like the quarter-turn
 search it can find packings but never prove that none exists.
 
-On the frontier rectangles (issue 14) the symmetry is what makes the
+On the frontier rectangles the symmetry is what makes the
 packings reachable, as the quarter turn did on 19x19: see
 benchmarks/RESULTS.md.
 """

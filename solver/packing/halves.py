@@ -1,4 +1,4 @@
-"""Two-colour halves (issue 14): a four-colour place-all puzzle on a
+"""Two-colour halves: a four-colour place-all puzzle on a
 rectangle, each colour from its own corner, with the half turn
 (:func:`.halfturn.half_turn`: blue <-> red, yellow <-> green), cut across
 the middle of a side of even length into two halves of two corners each.
@@ -13,7 +13,7 @@ on a quarter of the board and with two colours instead of four.
 
 This restricts the half-turn packings further, so it finds packings and
 never proves there are none. It is what packed all 84 pieces on 18x20
-(benchmarks/RESULTS.md, issue 14).
+(benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

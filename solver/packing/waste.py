@@ -1,4 +1,4 @@
-"""Exhaustive search with a waste budget (issue 14, an experiment): the
+"""Exhaustive search with a waste budget, an experiment: the
 square mode of :class:`~solver.packing.exhaustive.Exhaustive` for place-all
 puzzles that leave a few squares empty (the frontier packings: two colours
 on 13x14 with 4 spare squares).
@@ -14,8 +14,7 @@ touches no piece of its colour can never come to touch one (the square
 mode's lonely test). Corner connectivity of the ``game`` rule is checked
 at the leaves. Every packing is met exactly once, so the search is
 complete; it finds packings, and, run to the end, would prove that none
-exists. Measured on frontier-2c-13x14 in benchmarks/RESULTS.md (issue 14,
-third session): it does not get anywhere near a packing there, so
+exists. Measured on frontier-2c-13x14 in benchmarks/RESULTS.md: it does not get anywhere near a packing there, so
 nothing uses it by default.
 """
 

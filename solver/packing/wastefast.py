@@ -6,7 +6,7 @@ pruning, at some 250x its node rate; a seed shuffles pieces of equal size
 and the colour order, for restarts. ``symmetric``: half-turn symmetric
 packings only (:func:`.halfturn.half_turn`), each placement with its
 image in the opposite colour: the mode that packed the two-colour
-frontier boards (benchmarks/RESULTS.md, issue 14). ``symmetry``: the same
+frontier boards (benchmarks/RESULTS.md). ``symmetry``: the same
 for any symmetry of order two given as maps of squares and colours (the
 mirror of :mod:`.halves`).
 """

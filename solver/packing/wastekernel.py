@@ -1,4 +1,4 @@
-"""The compiled waste-budget search (issue 14): the square mode of
+"""The compiled waste-budget search: the square mode of
 :mod:`.waste` as one numba kernel over multi-word masks, for boards of any
 size the game-tree tables take (:mod:`solver.kernels.tables`).
 
