@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the working t
 
 from solver.core.position import Move, Position  # noqa: E402
 from solver.core.variants import DUO  # noqa: E402
-from solver.endgame.annotate import AnnotateOptions, annotate_batch  # noqa: E402
+from solver.endgame.batch import AnnotateOptions, annotate_batch  # noqa: E402
 from solver.formats.sgf import write_record  # noqa: E402
 
 SEEDS = (0, 1, 2, 5, 6, 9, 10, 12, 15, 16, 17, 18, 19, 20, 21, 23, 26, 27, 28, 29, 31, 35, 36, 38, 39, 40, 41, 42,
@@ -131,9 +131,10 @@ def without_reuse():
     """For the comparison only: every search on a fresh transposition table
     and no bound from the position after the move (internals patched; the
     score outlook's memo of solo searches is still shared)."""
-    import solver.endgame.annotate as an
+    from solver.endgame.annotation import Bounds
+    from solver.endgame.walktrees import CompiledTree, PythonTree
 
-    python_search, compiled_search, meet = an._PythonTree.search, an._CompiledTree.search, an.Bounds.meet
+    python_search, compiled_search, meet = PythonTree.search, CompiledTree.search, Bounds.meet
 
     def python_fresh(self, *args):
         self.table.clear()
@@ -144,12 +145,12 @@ def without_reuse():
         self.fresh = True
         return compiled_search(self, *args)
 
-    an._PythonTree.search, an._CompiledTree.search = python_fresh, compiled_fresh
-    an.Bounds.meet = lambda self, other: self
+    PythonTree.search, CompiledTree.search = python_fresh, compiled_fresh
+    Bounds.meet = lambda self, other: self
     try:
         yield
     finally:
-        an._PythonTree.search, an._CompiledTree.search, an.Bounds.meet = python_search, compiled_search, meet
+        PythonTree.search, CompiledTree.search, Bounds.meet = python_search, compiled_search, meet
 
 
 def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
@@ -216,7 +217,7 @@ def pair_check(games: Path, options: AnnotateOptions, rounds: int = 2) -> None:
     loop, then the whole batch of games. Alone and paired alternate."""
     import multiprocessing
 
-    from solver.endgame.analysis import load_compiled_tree
+    from solver.endgame.trees import load_compiled_tree
     from solver.formats.sgf import load_record
 
     files = sorted(str(g) for g in games.glob("*.blksgf"))

@@ -38,6 +38,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -54,8 +55,11 @@ from solver.endgame import (
     gametree,  # noqa: E402
     treesplit,  # noqa: E402
 )
+from solver.endgame import treeengine as te  # noqa: E402
 from solver.endgame import treekernel as tk  # noqa: E402
-from solver.endgame.analysis import TREE_THREADS, ScoreOutlook, solo_puzzle  # noqa: E402
+from solver.endgame.analysis import ScoreOutlook, solo_puzzle  # noqa: E402
+from solver.endgame.treeengine import Outcome  # noqa: E402
+from solver.endgame.trees import TREE_THREADS  # noqa: E402
 from solver.formats.sgf import load_record  # noqa: E402
 from solver.packing import solve  # noqa: E402
 from solver.puzzle.result import Status  # noqa: E402
@@ -99,6 +103,42 @@ def before_end(end: Position, back: int) -> Position:
     return pos
 
 
+def lazy_smp(engines: list[te.Engine], pos: Position, params: tk.Params, deadline: float | None,
+             window: tuple[int, int] | None = None) -> Outcome:
+    """Lazy SMP, measured and not kept (benchmarks/RESULTS.md: root
+    splitting beat it): the same search on several threads sharing the first engine's tables
+    (the others try the moves near the root in another order, so that they
+    fill the table ahead of each other); the first to finish answers."""
+    t0 = time.perf_counter()
+    te._new_generation(engines[0].tt)
+    for e in engines:
+        e.mem.history.fill(0)
+    stop = threading.Event()
+    results: list = [None] * len(engines)
+
+    def worker(k: int) -> None:
+        p = params if k == 0 else params._replace(helper=1)
+        try:
+            results[k] = engines[k].run(pos.copy(), p, deadline, window, fresh=False, stop=stop)
+        except te.OutOfTime as e:
+            results[k] = e
+        stop.set()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(len(engines))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    done = [r for r in results if isinstance(r, te.Outcome)]
+    nodes = sum(r.nodes for r in results)
+    if not done:
+        lo = max(r.bounds[0] for r in results)
+        hi = min(r.bounds[1] for r in results)
+        raise te.OutOfTime((lo, hi), nodes, max(r.depth for r in results), time.perf_counter() - t0)
+    out = done[0]
+    return out._replace(nodes=nodes, seconds=time.perf_counter() - t0)
+
+
 def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
     """(Outcome or None, seconds, nodes) of the compiled two-player search:
     one thread, lazy SMP on ``workers`` threads, or the root's moves split
@@ -109,13 +149,13 @@ def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
             out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=split,
                                              table_bits=TABLE_BITS)
         elif workers == 1:
-            out = tk.solve_two_player(pos.copy(), time.monotonic() + limit, table_bits=TABLE_BITS)
+            out = te.solve_two_player(pos.copy(), time.monotonic() + limit, table_bits=TABLE_BITS)
         else:
-            engines = tk.engines(pos.board, TABLE_BITS, workers)
-            p = tk.params(pos, (1, -1, 1, -1), (1, 0, 1, 0), **tk.TWO_PLAYER_BOUNDS)
-            out = tk.lazy_smp(engines, pos.copy(), p, time.monotonic() + limit)
+            engines = te.kept_engines(pos.board, TABLE_BITS, workers, shared=True)
+            p = te.two_player_params(pos, te.TWO_PLAYER)
+            out = lazy_smp(engines, pos.copy(), p, time.monotonic() + limit)
         return out, time.perf_counter() - t0, out.nodes
-    except tk.OutOfTime as e:
+    except te.OutOfTime as e:
         return None, time.perf_counter() - t0, e.nodes
 
 
@@ -173,7 +213,7 @@ def section_speed(args) -> None:
     for g in range(args.games):
         end = seeded_game(args.seed + g)
         positions.append((f"game {g} back 6", before_end(end, 6)))
-    tk.solve_two_player(rec.position(60), None, table_bits=TABLE_BITS)  # load the kernels first: not a position's cost
+    te.solve_two_player(rec.position(60), None, table_bits=TABLE_BITS)  # load the kernels first: not a position's cost
     print("positions per second, both trees on the same positions (CPU seconds; the kernels loaded beforehand)")
     print(f"{'position':<18} {'value':>6} | {'python pos':>10} {'s':>7} {'pos/s':>8} | {'compiled pos':>12} {'s':>7}"
           f" {'pos/s':>9} | {'pos/s ratio':>11} {'time ratio':>10}")
@@ -188,7 +228,7 @@ def section_speed(args) -> None:
             continue
         py_s = time.process_time() - t0
         t0 = time.process_time()
-        out = tk.solve_two_player(pos.copy(), None, table_bits=TABLE_BITS)
+        out = te.solve_two_player(pos.copy(), None, table_bits=TABLE_BITS)
         c_s = time.process_time() - t0
         assert out.value == value, (name, out.value, value)
         py_rate, c_rate = py_nodes / py_s, out.nodes / max(c_s, 1e-6)
@@ -245,9 +285,9 @@ def section_four(args) -> None:
             pos = before_end(seeded_game(args.seed + g), back)
             deadline = time.monotonic() + args.limit
             t0, nodes, cells = time.perf_counter(), 0, []
-            for out in tk.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS).values():
+            for out in te.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS).values():
                 nodes += out.nodes
-                cells.append(f"{'-' if isinstance(out, tk.OutOfTime) else out.value:>6}")
+                cells.append(f"{'-' if isinstance(out, te.OutOfTime) else out.value:>6}")
             done += all(x.strip() != "-" for x in cells)
             print(f"{back:>4} {g:>4} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}", flush=True)
         print(f"{back:>4} all four proven in {done} of {args.games}")
@@ -276,7 +316,7 @@ def section_compile(args) -> None:
     code = ("import time; t = time.perf_counter(); from solver.formats.sgf import load_record; "
             "from solver.packing import treekernel as tk; "
             "pos = load_record('puzzles/games/sample-2p.blksgf').position(60); "
-            "tk.solve_two_player(pos, None, table_bits=16); print(time.perf_counter() - t)")
+            "te.solve_two_player(pos, None, table_bits=16); print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for what in ("first compile", "cached start-up"):

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.core import reference  # noqa: E402
-from solver.core.geometry import CLASSIC, squares_of  # noqa: E402
+from solver.core.geometry import CLASSIC_BOARD, squares_of  # noqa: E402
 from solver.core.pieces import CLASSIC_SET, PIECES  # noqa: E402
 from solver.core.placements import PlacementTable  # noqa: E402
 from solver.core.position import Move, Position  # noqa: E402
@@ -141,7 +141,7 @@ def fast_playouts(seconds: float, seed: int) -> tuple[float, float]:
 def slow_playouts(seconds: float, seed: int) -> float:
     """Whole random games driven only by the reference generator."""
     rng = random.Random(seed)
-    b = CLASSIC
+    b = CLASSIC_BOARD
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or games == 0:
         grid: dict = {}
@@ -294,7 +294,7 @@ def main() -> None:
         return
 
     start = time.perf_counter()
-    PlacementTable(CLASSIC)
+    PlacementTable(CLASSIC_BOARD)
     print(f"placement table build (20x20, 30,433 placements): {(time.perf_counter() - start) * 1e3:.0f} ms")
     Position()  # warm the cached table
 

@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 
 from solver.core.position import Move  # noqa: E402
+from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk  # noqa: E402
 
 WEIGHT = (1, -1, 1, -1)
@@ -119,11 +120,11 @@ def solve(method, pos, cap, guess):
             mover = int(o[1:])
         elif o[0] == "x":
             reach = int(o[1:] or 21)
-    eng = tk.engine(pos.board, bits)
-    p = tk.params(pos, WEIGHT, MAXIMISER, etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
-                  tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach)
+    eng = te.engine(pos.board, bits)
+    p = te.params(pos, WEIGHT, MAXIMISER, te.Settings(etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
+                                                      tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach))
     if eng.so.table.key.shape[0] != 1 << sbits:
-        eng.so = tk._solo(eng.tb, sbits)
+        eng.so = te._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo
     eng.so.table.data.fill(0)
     used = 0

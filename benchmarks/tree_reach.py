@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -23,24 +24,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 
-from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame import treeengine as te  # noqa: E402
 from solver.endgame import treesplit  # noqa: E402
 
-NOW = dict(tk.TWO_PLAYER_BOUNDS)
-CONFIGS = {"king": {**NOW, "reach": 0}, "chains": NOW}
+CONFIGS = {"king": replace(te.TWO_PLAYER, reach=0), "chains": te.TWO_PLAYER}
 CASES = "16/0,16/3,16/4,16/7,16/8,16/9,12/2,12/7,8/1,16/6,16/1,16/2,16/5"
 
 
-def solve(pos, bounds: dict, limit: float) -> str:
-    tk.TWO_PLAYER_BOUNDS = bounds  # treesplit reads it at each call
+def solve(pos, settings: te.Settings, limit: float) -> str:
     t0 = time.perf_counter()
     try:
-        out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=2, table_bits=TABLE_BITS)
+        out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=2, table_bits=TABLE_BITS,
+                                         settings=settings)
         return f"{out.value:>5} {time.perf_counter() - t0:6.2f}s {out.nodes:>11,}"
-    except tk.OutOfTime as e:
+    except te.OutOfTime as e:
         return f"{'-':>5} {'>' + str(int(limit)):>6}s {e.nodes:>11,}"
-    finally:
-        tk.TWO_PLAYER_BOUNDS = NOW
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ CPU seconds, with the load average.
     python benchmarks/tree_split.py [--record puzzles/games/sample-2p.blksgf --moves 52] [--rounds 3]
     python benchmarks/tree_split.py --backs 12 --games 0,3-9 [--rounds 1]
 
-Variants: ``one`` (treekernel.solve_two_player, one thread), ``splitN``
+Variants: ``one`` (treeengine.solve_two_player, one thread), ``splitN``
 (the root split on N threads; ``split1`` measures the cost of splitting
 alone). Every variant must find the same value.
 """
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
 from tree_ideas import spans  # noqa: E402
 
-from solver.endgame import treekernel as tk  # noqa: E402
+from solver.endgame import treeengine as te  # noqa: E402
 from solver.endgame import treesplit  # noqa: E402
 from solver.formats.sgf import load_record  # noqa: E402
 
@@ -36,14 +36,14 @@ def run(variant: str, pos, limit: float):
     deadline = time.monotonic() + limit
     try:
         if variant == "one":
-            out = tk.solve_two_player(pos.copy(), deadline, table_bits=TABLE_BITS)
+            out = te.solve_two_player(pos.copy(), deadline, table_bits=TABLE_BITS)
         else:
             opts = variant.split(":")  # split2[:own][:p2]
             plies = int(next((o[1:] for o in opts if o.startswith("p")), 1))
             out = treesplit.solve_two_player(pos.copy(), deadline, workers=int(opts[0][5:]), table_bits=TABLE_BITS,
                                              share="own" not in opts, plies=plies)
         value, nodes = out.value, out.nodes
-    except tk.OutOfTime as e:
+    except te.OutOfTime as e:
         value, nodes = "-", e.nodes
     return value, nodes, time.perf_counter() - t0, time.process_time() - c0
 

@@ -17,9 +17,13 @@ from pathlib import Path
 from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
 from solver.core.text import counted
+from solver.cpsat.encoding import ENCODINGS, Encoding
 from solver.errors import BlokusError, OptionError, OutputError
+from solver.options import check_int, check_time_limit
+from solver.packing.driver import MODES
+from solver.puzzle.definition import Goal
 from solver.puzzle.result import Progress, Status, Stopwatch
-from solver.solving import ENGINES, MAX_SEED, MAX_WORKERS, MODES, SOLVE_ENGINES, check_int, check_time_limit
+from solver.solving import ENGINES, MAX_SEED, MAX_WORKERS, SOLVE_ENGINES, Engine
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT
@@ -156,7 +160,7 @@ def _add_solve(sub) -> None:
 
 
 def _cpsat_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--encoding", choices=["auto", "cuts", "levels"], default="auto",
+    p.add_argument("--encoding", choices=ENCODINGS, default=Encoding.AUTO,
                    help="CP-SAT connectivity encoding (default auto: cuts, levels for maximize)")
     p.add_argument("--workers", type=_int_in(0, MAX_WORKERS), default=0, metavar="N",
                    help="CP-SAT workers (default 0: one per core)")
@@ -215,7 +219,7 @@ def _add_annotate(sub) -> None:
                    help="analyse moves N to the end (default: as far back as the time allows)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out-dir", metavar="DIR", help="annotate many games: outputs and summary.csv go here")
-    p.add_argument("--workers", type=_int_in(1, 256), metavar="N",
+    p.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
                    help="worker processes of the local Dask cluster (default: one per core)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask cluster, e.g. tcp://host:8786")
     p.add_argument("--force", action="store_true", help="annotate again games that DIR already holds")
@@ -560,10 +564,10 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
                         for c in puzzle.colors},
         "interrupted": result.interrupted,
     }
-    if puzzle.goal == "maximize":
+    if puzzle.goal is Goal.MAXIMIZE:
         obj["objective"] = result.objective
         obj["bound"] = result.bound
-    if args.count or puzzle.goal == "count":
+    if args.count or puzzle.goal is Goal.COUNT:
         obj["solution_count"] = result.solution_count
         obj["count_complete"] = result.count_complete
         obj["count_up_to_symmetry"] = result.count_classes
@@ -584,10 +588,10 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
     t = puzzle.table
     print(puzzle.summary())
     method = f", {result.method}" if result.method else ""
-    engines = "both engines" if result.engine == "both" else f"{result.engine} engine"
+    engines = "both engines" if result.engine == Engine.BOTH else f"{result.engine} engine"
     print(f"Status: {result.status.value} ({engines}{method}, "
           f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
-    if puzzle.goal == "maximize" and result.objective is not None:
+    if puzzle.goal is Goal.MAXIMIZE and result.objective is not None:
         print(f"Objective: {result.objective} (bound {result.bound})")
     if result.interrupted:
         print("Interrupted (Ctrl-C): what was found so far")
@@ -596,7 +600,7 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
         for c in puzzle.colors:
             names = [PIECES[i].name for i in _left(puzzle, result, c)]
             print(f"  {puzzle.color_name(c):<6} left: {' '.join(names) or '-'}")
-    if args.count or puzzle.goal == "count":
+    if args.count or puzzle.goal is Goal.COUNT:
         more = "" if result.count_complete else " found so far (count not complete)"
         print(f"Solutions: {result.solution_count}{more}")
         if result.count_classes is not None:
@@ -806,7 +810,10 @@ def _print_color_table(pos, a) -> None:
 
 def cmd_annotate(args) -> int:
     from solver.drawing.render import check_output
-    from solver.endgame import annotate as an
+    from solver.endgame import annotate, report
+    from solver.endgame import batch as many_games
+    from solver.endgame.annotated_record import annotated_sgf
+    from solver.endgame.plot import plot_annotation
     from solver.files import check_writable, write_file
 
     batch = args.out_dir is not None or len(args.games) > 1 or Path(args.games[0]).is_dir()
@@ -822,19 +829,19 @@ def cmd_annotate(args) -> int:
         raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
     printer = _ProgressPrinter()
     if batch:
-        options = an.AnnotateOptions(args.time_limit, args.from_move)
+        options = many_games.AnnotateOptions(args.time_limit, args.from_move)
         try:
-            report = an.annotate_batch(args.games, args.out_dir, options, workers=args.workers or os.cpu_count() or 1,
+            report = many_games.annotate_batch(args.games, args.out_dir, options, workers=args.workers or os.cpu_count() or 1,
                                        scheduler=args.scheduler, force=args.force, progress=printer)
         finally:
             printer.done()
         for game, error in report.failed.items():
-            if error != an.INTERRUPTED:
+            if error != many_games.INTERRUPTED:
                 print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
         if report.summary_error:
             print(f"blokus: error: {report.summary_error}", file=sys.stderr)
         summary = report.summary or "not written (see the error above)"
-        stopped = sum(1 for e in report.failed.values() if e == an.INTERRUPTED)
+        stopped = sum(1 for e in report.failed.values() if e == many_games.INTERRUPTED)
         failed = len(report.failed) - stopped
         print(f"{len(report.annotated)} annotated, {len(report.skipped)} already done, {failed} failed"
               + (f", {stopped} not done (interrupted)" if report.interrupted else "")
@@ -842,27 +849,27 @@ def cmd_annotate(args) -> int:
         if report.interrupted:
             return EXIT_INTERRUPTED
         return EXIT_ERROR if report.failed or report.summary_error else EXIT_OK
-    text, record = an.read_game(args.games[0])
+    text, record = many_games.read_game(args.games[0])
     if args.plot:
         check_output(args.plot, ("png", "svg"))  # fail before the work
     if args.output:
         check_writable(args.output)
     try:
-        ann = an.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
+        ann = annotate.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
     finally:
         printer.done()
     failed: list[str] = []
     outputs = []  # (what, path, written)
     if args.output:
         outputs.append(("Annotated record", args.output, _write_output(
-            failed, lambda: write_file(args.output, an.annotated_sgf(text, ann).encode("utf-8")))))
+            failed, lambda: write_file(args.output, annotated_sgf(text, ann).encode("utf-8")))))
     if args.plot:
-        outputs.append(("Plot", args.plot, _write_output(failed, lambda: an.plot_annotation(ann, args.plot))))
+        outputs.append(("Plot", args.plot, _write_output(failed, lambda: plot_annotation(ann, args.plot))))
     code = EXIT_INTERRUPTED if ann.interrupted else EXIT_OK
     if args.json:
         _emit_json(ann.to_json())
         return _report_failed(failed, code)
-    print(an.text_report(ann))
+    print(report.text_report(ann))
     for what, path, written in outputs:
         print(f"{what}: {path}" if written else f"{what}: not written (see the error below)")
     return _report_failed(failed, code)

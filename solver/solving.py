@@ -11,47 +11,36 @@ to load).
 
 from __future__ import annotations
 
-import math
 import os
 import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Iterator
 
 from solver.errors import OptionError
-from solver.packing.driver import MODES
+from solver.options import check_int, check_time_limit, choice
+from solver.packing.driver import Mode
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Stopwatch
 from solver.puzzle.symmetry import count_classes
 from solver.puzzle.verify import VerificationError, verify
 
-ENGINES = ("search", "cpsat", "both")
-SOLVE_ENGINES = (*ENGINES, "hybrid")  # hybrid (search, then CP-SAT large neighbourhood search): place-all only
+
+class Engine(StrEnum):
+    """The engines :func:`solve` runs (the command line's ``--engine``)."""
+
+    SEARCH = "search"
+    CPSAT = "cpsat"
+    BOTH = "both"  # the search engine, then CP-SAT hinted with its answer, cross-checked
+    HYBRID = "hybrid"  # search, then CP-SAT large neighbourhood search: place-all only
+
+
+ENGINES = (Engine.SEARCH, Engine.CPSAT, Engine.BOTH)  # the engines of solo optima (analyze)
+SOLVE_ENGINES = tuple(Engine)
 MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit int
 MAX_WORKERS = 256
-
-
-def check_time_limit(value: float | None, name: str = "time limit") -> float | None:
-    """A time limit in seconds: positive and finite, or None for none."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise OptionError(f"{name} must be a positive number of seconds, not {value!r}")
-    return float(value)
-
-
-def check_int(value: int, name: str, lo: int, hi: int) -> int:
-    """An int option within [lo, hi]."""
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise OptionError(f"{name} must be a whole number from {lo} to {hi}, not {value!r}")
-    return value
-
-
-def _choice(value: str, name: str, known: tuple[str, ...]) -> str:
-    if value not in known:
-        raise OptionError(f"unknown {name} {value!r} (known: {', '.join(known)})")
-    return value
 
 
 @dataclass(frozen=True)
@@ -65,7 +54,7 @@ class SolveOptions:
     time_limit: float | None = 60.0
     seed: int = 0
     count: bool = False
-    mode: str = "auto"
+    mode: Mode = Mode.AUTO
     workers: int = 0
     encoding: str = "auto"
     cpsat_params: str = ""
@@ -85,31 +74,31 @@ class SolveOptions:
             raise OptionError("jobs are the processes of a portfolio's local cluster: they need a portfolio")
         if self.jobs and self.scheduler:
             raise OptionError("jobs start a local cluster; scheduler uses an existing one: give one of them")
-        _choice(self.mode, "mode", MODES)
+        object.__setattr__(self, "mode", choice(Mode, self.mode, "mode"))
         share = self.search_share
         if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float))
                                   or not 0 <= share <= 1):
             raise OptionError(f"search share must be a number from 0 to 1, not {share!r}")
 
 
-def solve(puzzle: Puzzle, engine: str = "search", progress: ProgressCallback | None = None,
+def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: ProgressCallback | None = None,
           **options) -> SolveResult:
     """Solve a puzzle with ``engine`` (``search``, ``cpsat``, ``both`` or
     ``hybrid``, see :mod:`solver.hybrid.engine`);
     ``options`` are the fields of :class:`SolveOptions`. Raises OptionError
     for a bad option and VerificationError if an engine reports a solution
     that breaks the rules (a bug, never hidden)."""
-    _choice(engine, "engine", SOLVE_ENGINES)
+    engine = choice(Engine, engine, "engine")
     opts = SolveOptions(**options)
-    if opts.portfolio and engine != "hybrid":
+    if opts.portfolio and engine is not Engine.HYBRID:
         raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
-    if engine == "hybrid" and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
+    if engine is Engine.HYBRID and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles; it does not count or maximize")
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
         raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
     clock = Stopwatch()
     with ctrl_c_stops() as stop:
-        if engine == "both":
+        if engine is Engine.BOTH:
             result = _both(puzzle, opts, progress, stop)
         else:
             result = _run(puzzle, engine, opts, progress, stop)
@@ -164,16 +153,16 @@ def ctrl_c_stops() -> Iterator[threading.Event]:
         os.close(read_end)
 
 
-def _run(puzzle: Puzzle, engine: str, opts: SolveOptions, progress: ProgressCallback | None,
+def _run(puzzle: Puzzle, engine: Engine, opts: SolveOptions, progress: ProgressCallback | None,
          stop: threading.Event | None = None) -> SolveResult:
-    if engine == "search":
+    if engine is Engine.SEARCH:
         from solver.packing import solve as search_solve
 
         result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
-    elif engine == "hybrid":
+    elif engine is Engine.HYBRID:
         from solver.hybrid.engine import solve as hybrid_solve
 
-        symmetric = {"symmetric": True, "general": False}.get(opts.mode)
+        symmetric = {Mode.SYMMETRIC: True, Mode.GENERAL: False}.get(opts.mode)
         if opts.portfolio:
             from solver.hybrid.engine import portfolio
 
@@ -219,12 +208,12 @@ def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None,
 
     clock = Stopwatch(opts.time_limit)
     half = None if opts.time_limit is None else opts.time_limit / 2
-    first = _run(puzzle, "search", replace(opts, time_limit=half), progress, stop)
+    first = _run(puzzle, Engine.SEARCH, replace(opts, time_limit=half), progress, stop)
     if first.interrupted:  # Ctrl-C: report what the search engine has
         return first
     counting = opts.count or puzzle.goal is Goal.COUNT
     hint = first.placements if first.placements and not counting and not first.best_partial else None
     left = clock.left()
     rest = None if left is None else max(1.0, left)
-    second = _run(puzzle, "cpsat", replace(opts, time_limit=rest, hint=hint), progress, stop)
+    second = _run(puzzle, Engine.CPSAT, replace(opts, time_limit=rest, hint=hint), progress, stop)
     return combine(puzzle, first, second)

@@ -19,7 +19,10 @@ from solver.cli import main
 from solver.core.position import Position
 from solver.core.variants import CLASSIC, DUO, JUNIOR, VARIANTS
 from solver.endgame.analysis import analyze
-from solver.endgame.annotate import COMMENT_MARK, annotate, annotated_sgf, plot_annotation
+from solver.endgame.annotate import annotate
+from solver.endgame.annotated_record import annotated_sgf
+from solver.endgame.plot import plot_annotation
+from solver.endgame.report import COMMENT_MARK
 from solver.formats.sgf import parse_sgf, read_record, write_record
 
 from .faults import signal_when
@@ -396,7 +399,7 @@ def test_without_from_only_proven_moves_are_written(tmp_path, capsys):
 def test_mistake_labels_near_the_bottom_go_above_their_mark(duo):
     from matplotlib.figure import Figure
 
-    from solver.endgame.annotate import PAINTS, _draw_mistakes
+    from solver.endgame.plot import PAINTS, _draw_mistakes
 
     _, _, ann = duo
     mistakes = [n for n in ann.moves if n.mistake]

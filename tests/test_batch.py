@@ -23,7 +23,7 @@ from solver.cli import main
 from solver.cluster import SKIPPED, Outcome, run_serial, run_tasks
 from solver.core.position import Position
 from solver.core.variants import DUO
-from solver.endgame.annotate import AnnotateOptions, annotate_batch
+from solver.endgame.batch import AnnotateOptions, annotate_batch
 from solver.formats.sgf import read_record, write_record
 
 from .faults import ROOT, signal_when

@@ -303,14 +303,14 @@ def test_progress_names_only_the_game_s_colours(game, names):
 
 
 def test_junior_solo_optima_by_the_compiled_engine_equal_the_python_tree():
-    from solver.endgame import gametree, treekernel
+    from solver.endgame import gametree, treeengine
     from solver.formats.sgf import load_record
 
     record = load_record(str(ROOT / "puzzles" / "games" / "sample-junior.blksgf"))
     for n in (24, 26, 28, 30):
         pos = record.position(n)
         for c in (0, 1):
-            value, line, _ = treekernel.solo_optimum(pos, c, None)
+            value, line, _ = treeengine.solo_optimum(pos, c, None)
             assert value == gametree.solo_optimum(pos, c, None)[0], (n, c)
             alone = gametree.playing_alone(pos, c)
             for move in line:

@@ -1,13 +1,13 @@
 import pytest
 
-from solver.core.geometry import CLASSIC, Board
+from solver.core.geometry import CLASSIC_BOARD, Board
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.placements import placement_table
 from solver.errors import NotationError
 
 
 def test_placement_counts_pentobi_values():
-    assert len(placement_table(CLASSIC)) == 30433
+    assert len(placement_table(CLASSIC_BOARD)) == 30433
     assert len(placement_table(Board.rectangle(14, 14))) == 13729
 
 
@@ -30,7 +30,7 @@ def test_placement_counts_on_rectangles_and_masks(width, height, blocked):
 
 
 def test_placement_masks_match_definitions():
-    b = CLASSIC
+    b = CLASSIC_BOARD
     t = placement_table(b)
     for p in range(0, len(t), 97):
         cells = {b.row_col(s) for s in t.squares[p]}
@@ -52,7 +52,7 @@ def test_placement_masks_match_definitions():
 
 
 def test_square_names():
-    b = CLASSIC
+    b = CLASSIC_BOARD
     assert b.square_name(0) == "a20"
     assert b.square_name(19) == "t20"
     assert b.square_name(19 * 20) == "a1"
@@ -69,7 +69,7 @@ def test_wide_board_column_names():
 
 
 def test_move_text_round_trip_in_pentobi_order():
-    t = placement_table(CLASSIC)
+    t = placement_table(CLASSIC_BOARD)
     p = t.parse("a20,b20,b19")
     assert t.name(p) == "b19,a20,b20"
     assert t.parse(t.name(p)) == p
@@ -90,7 +90,7 @@ def test_move_text_round_trip_in_pentobi_order():
 )
 def test_move_text_errors(text, message):
     with pytest.raises(NotationError) as e:
-        placement_table(CLASSIC).parse(text)
+        placement_table(CLASSIC_BOARD).parse(text)
     assert str(e.value).startswith(message)
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core.geometry import CLASSIC, Board
+from solver.core.geometry import CLASSIC_BOARD, Board
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.pieces import piece_by_name
 from solver.core.position import Move, Position
@@ -64,7 +64,7 @@ def test_a_chain_of_diagonal_steps_is_not_corner_contact():
         pos.parse_move("d18,e18,e17", BLUE)
     pos.parse_move("c19,d19,d18", BLUE)  # covers c19, at b20's corner: legal
     # the only square touching blue at a corner is c19: every legal move covers it
-    c19 = CLASSIC.parse_square("c19")
+    c19 = CLASSIC_BOARD.parse_square("c19")
     legal = pos.legal_placements(BLUE)
     assert legal and all(pos.table.mask[p] >> c19 & 1 for p in legal)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.core.geometry import CLASSIC, Board
+from solver.core.geometry import CLASSIC_BOARD, Board
 from solver.core.pieces import MONOMINO, piece_by_name
 from solver.formats.puzzle_file import load_puzzle
 from solver.packing.exhaustive import Exhaustive
@@ -27,7 +27,7 @@ ALL = tuple(range(21))
 
 @pytest.mark.parametrize("color", range(4))
 def test_solo21_for_every_color(color):
-    puzzle = Puzzle(CLASSIC, (color,), {color: ALL}, name="solo-21")
+    puzzle = Puzzle(CLASSIC_BOARD, (color,), {color: ALL}, name="solo-21")
     result = solve(puzzle, time_limit=30)
     assert result.status is Status.OPTIMAL
     assert len(result.placements) == 21

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
-from solver.core.geometry import CLASSIC, Board
+from solver.core.geometry import CLASSIC_BOARD, Board
 from solver.core.pieces import MONOMINO, PIECE_NAMES
 from solver.core.position import Move, Position
 from solver.core.variants import DUO, JUNIOR
+from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 from solver.endgame.analysis import solo_puzzle
 from solver.endgame.gametree import OutOfTime as TreeOutOfTime
@@ -104,18 +106,21 @@ def endgames(board, count: int, most: int, cap: int, hand_pieces: int | None = N
     raise AssertionError(f"not enough small endgames on {board}")
 
 
-def check(pos: Position, oracle: Oracle, colors=range(4), table_bits: int = 14) -> None:
+def check(pos: Position, oracle: Oracle, colors=range(4), table_bits: int = 14,
+          two_player: te.Settings = te.TWO_PLAYER, guaranteed: te.Settings = te.PLAIN) -> None:
     """The compiled engine's two-player value, guaranteed scores and best
-    moves equal the oracle's, with and without settling."""
+    moves equal the oracle's, with and without settling (the two-player
+    value), searched with the settings given."""
     want = oracle(pos)
     for settle in (True, False):
-        value, move, _ = tk.two_player_value(pos.copy(), None, settle=settle, table_bits=table_bits)
+        settings = replace(two_player, settle=settle)
+        value, move, _ = te.two_player_value(pos.copy(), None, settings=settings, table_bits=table_bits)
         assert value == want[0], (settle, value, want)
         pos.push(move)
         assert oracle(pos)[0] == value
         pos.pop()
     for c in colors:
-        value, move, _ = tk.guaranteed_score(pos.copy(), c, None, table_bits=table_bits)
+        value, move, _ = te.guaranteed_score(pos.copy(), c, None, guaranteed, table_bits=table_bits)
         assert value == want[1 + c], (c, value, want)
         pos.push(move)
         assert oracle(pos)[1 + c] == value
@@ -171,7 +176,7 @@ def test_two_color_variants_equal_minimax(variant):
 
 
 def test_late_classic_positions_equal_minimax():
-    found = endgames(CLASSIC, 15, most=8, cap=1500)
+    found = endgames(CLASSIC_BOARD, 15, most=8, cap=1500)
     for pos, oracle in found:
         check(pos, oracle, colors=(pos.to_move, (pos.to_move + 1) % 4))
 
@@ -179,12 +184,12 @@ def test_late_classic_positions_equal_minimax():
 def test_values_stay_within_the_solo_optimum_bounds():
     for pos, oracle in endgames(SMALL[0], 8, most=9, cap=1500, seed0=100):
         bounds = solo_bounds(pos)
-        value = tk.two_player_value(pos.copy(), None, table_bits=14)[0]
+        value = te.two_player_value(pos.copy(), None, table_bits=14)[0]
         lo = bounds[0][0] + bounds[2][0] - bounds[1][1] - bounds[3][1]
         hi = bounds[0][1] + bounds[2][1] - bounds[1][0] - bounds[3][0]
         assert lo <= value <= hi
         for c in range(4):
-            g = tk.guaranteed_score(pos.copy(), c, None, table_bits=14)[0]
+            g = te.guaranteed_score(pos.copy(), c, None, table_bits=14)[0]
             assert bounds[c][0] <= g <= bounds[c][1]
 
 
@@ -193,7 +198,7 @@ def test_guaranteed_scores_on_two_threads_equal_minimax():
     way analyze runs them): every score and best move as minimax's."""
     for pos, oracle in endgames(SMALL[0], 6, most=9, cap=1500, seed0=300):
         want = oracle(pos)
-        found = tk.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=14)
+        found = te.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=14)
         assert list(found) == [0, 1, 2, 3]
         for c, out in found.items():
             assert out.value == want[1 + c]
@@ -215,7 +220,7 @@ def _split_two_player(pos, deadline, window):
     return treesplit.solve_two_player(pos, deadline, window=window)
 
 
-@pytest.mark.parametrize("solve", [lambda pos, deadline, window: tk.two_player_value(pos, deadline, window=window),
+@pytest.mark.parametrize("solve", [lambda pos, deadline, window: te.two_player_value(pos, deadline, window=window),
                                    _split_two_player], ids=["one thread", "root split"])
 def test_out_of_time_gives_bounds_around_the_value(solve):
     """A deadline already passed: OutOfTime with bounds that hold the value."""
@@ -223,7 +228,7 @@ def test_out_of_time_gives_bounds_around_the_value(solve):
     pos = Position()
     for m in end.history[: len(end.history) - 11]:  # more than the first node budget
         pos.push(m)
-    exact = tk.two_player_value(pos.copy(), None)[0]
+    exact = te.two_player_value(pos.copy(), None)[0]
     with pytest.raises(TreeOutOfTime) as info:
         solve(pos.copy(), time.monotonic() - 1, (exact - 40, exact + 40))
     lo, hi = info.value.bounds
@@ -232,7 +237,7 @@ def test_out_of_time_gives_bounds_around_the_value(solve):
 
 def test_wide_boards_are_left_to_the_python_tree():
     assert unsupported(Board.rectangle(32, 8)) is not None
-    assert unsupported(CLASSIC) is None
+    assert unsupported(CLASSIC_BOARD) is None
 
 
 def test_analyze_uses_the_compiled_tree_and_reports_its_figures(tmp_path, capsys):
@@ -261,64 +266,62 @@ def test_analyze_uses_the_compiled_tree_and_reports_its_figures(tmp_path, capsys
 
 
 @pytest.mark.parametrize("budget", [2_000, 30], ids=["budget-2000", "budget-30"])
-def test_solo_bounds_of_interacting_colours_keep_values_exact(monkeypatch, budget):
+def test_solo_bounds_of_interacting_colours_keep_values_exact(budget):
     """Params.tight (off by default): colours that still interact bounded by
     their solo optima with the others frozen, on every ply; budget 30 makes
     the bounding solo searches give up often."""
-    params = tk.params
-    monkeypatch.setattr(tk, "params",
-                        lambda *a, **k: params(*a, **{**k, "tight": tk.MAX_PLIES, "tight_budget": budget}))
+    tight = {"tight": tk.MAX_PLIES, "tight_budget": budget}
+    settings = {"two_player": replace(te.TWO_PLAYER, **tight), "guaranteed": replace(te.PLAIN, **tight)}
     found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=300)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5)
     for pos, oracle in found:
-        check(pos, oracle)
-    for pos, oracle in endgames(CLASSIC, 5, most=8, cap=1500):
-        check(pos, oracle, colors=(pos.to_move,))
+        check(pos, oracle, **settings)
+    for pos, oracle in endgames(CLASSIC_BOARD, 5, most=8, cap=1500):
+        check(pos, oracle, colors=(pos.to_move,), **settings)
 
 
 @pytest.mark.parametrize("fit", [1, 2], ids=["fit-tree", "fit-solo-nodes"])
-def test_pieces_that_fit_bound_keeps_values_exact(monkeypatch, fit):
+def test_pieces_that_fit_bound_keeps_values_exact(fit):
     """Params.fit: a colour's rise bounded by the pieces in hand that still
     fit inside its reach (in the tree, and with 2 at every solo node);
     small boards, where pieces stop fitting early, and small hands
     (bonuses)."""
-    params = tk.params
-    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, "fit": fit}))
+    settings = {"two_player": replace(te.TWO_PLAYER, fit=fit), "guaranteed": replace(te.PLAIN, fit=fit)}
     found = endgames(SMALL[1], 10, most=9, cap=1500, seed0=400)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=400)
     for pos, oracle in found:
-        check(pos, oracle)
-    for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=400):
-        check(pos, oracle, colors=(pos.to_move,))
+        check(pos, oracle, **settings)
+    for pos, oracle in endgames(CLASSIC_BOARD, 4, most=8, cap=1500, seed0=400):
+        check(pos, oracle, colors=(pos.to_move,), **settings)
 
 
 @pytest.mark.parametrize("reach", [tk.N_PIECES, 6], ids=["every-hand", "hands-of-6"])
-def test_reaches_by_chains_of_placements_keep_values_exact(monkeypatch, reach):
+def test_reaches_by_chains_of_placements_keep_values_exact(reach):
     """Params.reach: reaches shrunk to chains of placements (so colours
     settle earlier and solo searches get smaller regions), with the other
-    bounds of TWO_PLAYER_BOUNDS on, and for some hands only (a colour's
-    reach then changes kind down the tree)."""
-    params = tk.params
-    monkeypatch.setattr(tk, "params", lambda *a, **k: params(*a, **{**k, **tk.TWO_PLAYER_BOUNDS, "reach": reach}))
+    bounds of the two-player settings on, and for some hands only (a
+    colour's reach then changes kind down the tree)."""
+    chains = replace(te.TWO_PLAYER, reach=reach)
+    settings = {"two_player": chains, "guaranteed": chains}
     found = endgames(SMALL[0], 8, most=9, cap=1500, seed0=700)
     found += endgames(Board.rectangle(8, 8, corners=True), 8, most=10, cap=1500, hand_pieces=6, seed0=700)
     for pos, oracle in found:
-        check(pos, oracle)
-    for pos, oracle in endgames(CLASSIC, 4, most=8, cap=1500, seed0=700):
-        check(pos, oracle, colors=(pos.to_move,))
+        check(pos, oracle, **settings)
+    for pos, oracle in endgames(CLASSIC_BOARD, 4, most=8, cap=1500, seed0=700):
+        check(pos, oracle, colors=(pos.to_move,), **settings)
 
 
 def test_moves_refuted_by_the_movers_solo_bound_keep_values_exact():
-    """TWO_PLAYER_BOUNDS' mover bound: children refuted before they are
+    """The two-player settings' mover bound: children refuted before they are
     made, by the solo memo's bound of the mover after its move; the values
     and best moves stay minimax's, and the cuts do happen."""
-    assert tk.TWO_PLAYER_BOUNDS["mover"] >= 0
+    assert te.TWO_PLAYER.mover >= 0
     found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=500)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=6, seed0=500)
     cuts = 0
     for pos, oracle in found:
-        value, move, _ = tk.two_player_value(pos.copy(), None, table_bits=14)
-        cuts += int(tk.engine(pos.board, 14).ctl[tk.C_MOVE_CUTS])
+        value, move, _ = te.two_player_value(pos.copy(), None, table_bits=14)
+        cuts += int(te.engine(pos.board, 14).ctl[tk.C_MOVE_CUTS])
         assert value == oracle(pos)[0]
         pos.push(move)
         assert oracle(pos)[0] == value

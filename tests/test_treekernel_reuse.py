@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from solver.core.position import Position
 from solver.core.variants import DUO
-from solver.endgame import treekernel as tk
+from solver.endgame import treeengine as te
 
 from .util import random_game
 
@@ -18,15 +18,15 @@ def test_a_root_settled_by_the_kept_table_has_no_stale_move():
         before = Position(DUO)
         for m in line[: len(line) - 6]:
             before.push(m)
-        engine = tk.Engine(before.board, table_bits=16)
-        first = engine.run(before.copy(), tk.two_player_params(before), None)
+        engine = te.Engine(before.board, table_bits=16)
+        first = engine.run(before.copy(), te.two_player_params(before), None)
         assert first.move is not None and before.is_legal(first.move)
         after = before.copy()
         after.push(first.move)
         if after.game_over:
             continue
-        again = engine.run(after.copy(), tk.two_player_params(after), None, fresh=False)
-        fresh = tk.Engine(after.board, table_bits=16).run(after.copy(), tk.two_player_params(after), None)
+        again = engine.run(after.copy(), te.two_player_params(after), None, fresh=False)
+        fresh = te.Engine(after.board, table_bits=16).run(after.copy(), te.two_player_params(after), None)
         assert again.value == fresh.value == first.value
         assert again.move is None or (again.move.color == after.to_move and after.is_legal(again.move))
         checked += 1

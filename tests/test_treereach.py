@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from solver.core.geometry import CLASSIC, Board, Mask
+from solver.core.geometry import CLASSIC_BOARD, Board, Mask
 from solver.core.pieces import CLASSIC_SET
 from solver.core.position import Position
 from solver.endgame import treereach as tr
@@ -17,7 +17,7 @@ from solver.kernels.tables import PAD, tables, words
 
 from .util import random_game
 
-BOARDS = {"classic": CLASSIC, "8x8": Board.rectangle(8, 8, corners=True)}
+BOARDS = {"classic": CLASSIC_BOARD, "8x8": Board.rectangle(8, 8, corners=True)}
 BACKS = {"classic": (6, 12, 20), "8x8": (2, 4, 6)}  # placements before the end
 HANDS = {"classic": None, "8x8": 7}  # pieces each colour starts with (None: all 21)
 

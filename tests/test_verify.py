@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from solver.core.geometry import CLASSIC, Board, color_index
+from solver.core.geometry import CLASSIC_BOARD, Board, color_index
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.pieces import MONOMINO, piece_by_name
 from solver.core.position import Move, Position
@@ -263,7 +263,7 @@ def test_order_of_a_random_game_replays(seed):
     placed: dict[int, list[int]] = {c: [] for c in range(4)}
     for c, p in pos.history:
         placed[c].append(p)
-    puzzle = puzzle_of(CLASSIC, placed)
+    puzzle = puzzle_of(CLASSIC_BOARD, placed)
     sol = list(pos.history)
     random.Random(seed).shuffle(sol)
     v = verify(puzzle, sol)
@@ -278,7 +278,7 @@ def test_order_with_set_up_pieces_replays():
     placed: dict[int, list[int]] = {c: [] for c in range(4)}
     for i, (c, p) in enumerate(pos.history):
         (setup.setdefault(c, []) if i < 12 else placed[c]).append(p)
-    puzzle = puzzle_of(CLASSIC, placed, {c: tuple(ps) for c, ps in setup.items()})
+    puzzle = puzzle_of(CLASSIC_BOARD, placed, {c: tuple(ps) for c, ps in setup.items()})
     sol = list(pos.history[12:])
     random.Random(3).shuffle(sol)
     v = verify(puzzle, sol)
@@ -305,7 +305,7 @@ def test_monomino_last_order_replays_in_rotation(seed):
     placed: dict[int, list[int]] = {c: [] for c in range(4)}
     for c, p in pos.history:
         placed[c].append(p)
-    puzzle = puzzle_of(CLASSIC, placed, monomino_last=True)
+    puzzle = puzzle_of(CLASSIC_BOARD, placed, monomino_last=True)
     sol = list(pos.history)
     random.Random(seed).shuffle(sol)
     v = verify(puzzle, sol)

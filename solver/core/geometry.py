@@ -375,4 +375,4 @@ def pentobi_order(board: Board, squares) -> list[Square]:
     return sorted(squares, key=lambda sq: (-(sq // w), sq % w))
 
 
-CLASSIC = Board.classic()
+CLASSIC_BOARD = Board.classic()

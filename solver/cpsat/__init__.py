@@ -1,6 +1,9 @@
 """The OR-Tools CP-SAT engine: one model of any puzzle, solved by CP-SAT.
 It never imports the search engine; both return the same SolveResult.
 
+- ``encoding.py``: the connectivity encodings (no OR-Tools: the command
+  line reads them);
+- ``variables.py``: what a built model holds (:class:`PuzzleModel`);
 - ``model.py``: :func:`build`, the model of a puzzle's rules, with one
   boolean per candidate placement (see its docstring for the constraints);
 - ``candidates.py``: which placements get a boolean (regions, and chains
@@ -18,9 +21,19 @@ It never imports the search engine; both return the same SolveResult.
   hybrid's LNS steps too).
 """
 
-from solver.cpsat.driver import solve, supervised
-from solver.cpsat.hints import add_hint
-from solver.cpsat.model import ENCODINGS, build
-from solver.cpsat.variables import CpsatError, PuzzleModel
+from importlib import import_module
 
-__all__ = ["ENCODINGS", "CpsatError", "PuzzleModel", "add_hint", "build", "solve", "supervised"]
+from solver.cpsat.encoding import ENCODINGS, Encoding
+
+# the rest loads OR-Tools: imported when first used, so that the command
+# line can read the encodings without it
+_LAZY = {"solve": "driver", "supervised": "driver", "add_hint": "hints", "build": "model",
+         "CpsatError": "variables", "PuzzleModel": "variables"}
+
+__all__ = ["ENCODINGS", "CpsatError", "Encoding", "PuzzleModel", "add_hint", "build", "solve", "supervised"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f"solver.cpsat.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'solver.cpsat' has no attribute {name!r}")

@@ -15,6 +15,7 @@ from ortools.sat.python import cp_model
 from solver.core.text import counted
 from solver.cpsat.connectivity import violations
 from solver.cpsat.counting import add_exact_cover_branching, first_square, images
+from solver.cpsat.encoding import Encoding
 from solver.cpsat.hints import add_hint
 from solver.cpsat.memory import fit_workers
 from solver.cpsat.model import build
@@ -58,7 +59,7 @@ def solve(
     workers: int = 0,
     seed: int = 0,
     params: str = "",
-    encoding: str = "auto",
+    encoding: Encoding | str = Encoding.AUTO,
     count: bool = False,
     hint: Solution | None = None,
     progress: ProgressCallback | None = None,
@@ -75,7 +76,7 @@ def solve(
     counting = count or puzzle.goal is Goal.COUNT
     if counting:
         puzzle = puzzle.with_goal(Goal.COUNT)
-        encoding = "cuts"  # auxiliary variables would count a solution many times
+        encoding = Encoding.CUTS  # auxiliary variables would count a solution many times
     # (the symmetric model ties colours to turns: no relabelling there)
     ordered = counting and not symmetric and interchangeable_colors(puzzle) and bool(puzzle.pieces[puzzle.colors[0]])
     first = first_square(puzzle) if counting and not symmetric else None
@@ -192,7 +193,7 @@ def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watche
     encoding of the ``game`` rule (not when counting: the watcher drops
     disconnected solutions), add the cuts a solution breaks and solve again
     until one breaks none. Returns the CP-SAT status and the number of solves."""
-    cutting = not watcher.collect and m.encoding == "cuts" and m.puzzle.connect is Connect.GAME
+    cutting = not watcher.collect and m.encoding is Encoding.CUTS and m.puzzle.connect is Connect.GAME
     rounds = 0
     while True:
         if stop is not None and stop.is_set():

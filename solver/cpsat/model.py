@@ -31,15 +31,16 @@ from solver.core.scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonu
 from solver.cpsat.candidates import CHAIN_LIMIT, add_candidates, chained
 from solver.cpsat.connectivity import add_levels
 from solver.cpsat.counting import add_board_order, add_color_order
+from solver.cpsat.encoding import Encoding
 from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
+from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 
-ENCODINGS = ("auto", "levels", "cuts")
 MONOMINO_CHAINS = True  # _monomino_last_chains (a switch for benchmarks)
 
 def build(
-    puzzle: Puzzle, encoding: str = "auto", symmetric: bool = False, order_colors: bool = False,
+    puzzle: Puzzle, encoding: Encoding | str = Encoding.AUTO, symmetric: bool = False, order_colors: bool = False,
     order_board: int | None = None,
 ) -> PuzzleModel:
     """Build the CP-SAT model of a puzzle (no solving, no printing). With
@@ -59,7 +60,7 @@ def build(
     _add_covered(m, covering)
     _add_start_squares(m)
     _add_edge_exclusion(m, covering)
-    if game and encoding == "levels":
+    if game and encoding is Encoding.LEVELS:
         for c in puzzle.colors:
             add_levels(m, c)
     if puzzle.connect is not Connect.FREE:
@@ -81,15 +82,14 @@ def build(
     return m
 
 
-def _encoding(name: str, puzzle: Puzzle) -> str:
+def _encoding(name: Encoding | str, puzzle: Puzzle) -> Encoding:
     """``auto``: levels for maximize (cuts would re-solve to optimality once
     per round of cuts), cuts otherwise (faster on place-all; see
     benchmarks/RESULTS.md)."""
-    if name not in ENCODINGS:
-        raise CpsatError(f"unknown connectivity encoding {name!r} (known: {', '.join(ENCODINGS)})")
-    if name == "auto":
-        return "levels" if puzzle.goal is Goal.MAXIMIZE else "cuts"
-    return name
+    encoding = choice(Encoding, name, "connectivity encoding", error=CpsatError)
+    if encoding is Encoding.AUTO:
+        return Encoding.LEVELS if puzzle.goal is Goal.MAXIMIZE else Encoding.CUTS
+    return encoding
 
 
 def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colors: bool) -> None:
@@ -223,7 +223,7 @@ def _add_corner_contact(m: PuzzleModel) -> None:
             continue  # touches a set-up piece of its colour
         if game and t.mask[p] & m.root_mask.get(c, 0):
             continue  # the root piece
-        if game and not m.root_mask.get(c) and m.encoding != "levels":
+        if game and not m.root_mask.get(c) and m.encoding is not Encoding.LEVELS:
             continue  # no fixed root: the root piece (or a lone piece) touches nothing
         todo.append((c, p, v))
         if corners:

@@ -10,6 +10,7 @@ from typing import Callable
 from ortools.sat.python import cp_model
 
 from solver.core.placements import Placement
+from solver.cpsat.encoding import Encoding
 from solver.errors import BlokusError
 from solver.puzzle.definition import Puzzle
 
@@ -27,7 +28,7 @@ class PuzzleModel:
     """A built model with the handles needed to read and hint solutions."""
 
     puzzle: Puzzle
-    encoding: str
+    encoding: Encoding
     model: cp_model.CpModel
     x: dict[tuple[int, Placement], BoolVar] = field(default_factory=dict)  # (colour, placement) -> chosen
     covered: dict[tuple[int, int], BoolVar] = field(default_factory=dict)  # (colour, square) -> covered

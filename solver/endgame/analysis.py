@@ -31,10 +31,11 @@ from solver.core.pieces import MONOMINOES
 from solver.core.position import Move, Position
 from solver.core.scoring import best_bonus
 from solver.core.text import counted
-from solver.errors import OptionError
+from solver.endgame.trees import TABLE_BITS, TREE_THREADS, Tree, choose, load_compiled_tree
+from solver.options import check_time_limit, choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Status, Stopwatch
-from solver.solving import ENGINES, check_time_limit, ctrl_c_stops, solve
+from solver.solving import ENGINES, Engine, ctrl_c_stops, solve
 
 
 @dataclass
@@ -195,8 +196,8 @@ def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
     return None if value is None else value - pos.score(c)
 
 
-def _solo(pos: Position, color: int, engine: str, time_limit: float, options: dict,
-          tree: str = "compiled") -> ColorReport:
+def _solo(pos: Position, color: int, engine: Engine, time_limit: float, options: dict,
+          tree: Tree) -> ColorReport:
     now = pos.score(color)
     if not pos.hand[color] or not pos.legal_placements(color):
         # nothing left to place, or never a move again: the score is final
@@ -213,15 +214,15 @@ def _solo(pos: Position, color: int, engine: str, time_limit: float, options: di
                        result.order, disagreement=result.disagreement)
 
 
-def _solo_by_play(pos: Position, color: int, time_limit: float, tree: str = "compiled") -> ColorReport:
+def _solo_by_play(pos: Position, color: int, time_limit: float, tree: Tree) -> ColorReport:
     """A solo optimum by a one-colour game tree (Junior: each piece twice,
     which the puzzle engines do not model): the compiled one where it
     applies, else the Python one over the rules core; the line it reports
     is replayed by the rules core, which must reach the value."""
     from solver.endgame.gametree import OutOfTime  # (the compiled engine's is a subclass)
 
-    if tree == "compiled" and compiled_tree_applies(pos):
-        from solver.endgame.treekernel import solo_optimum
+    if choose(pos, tree) is Tree.COMPILED:
+        from solver.endgame.treeengine import solo_optimum
     else:
         from solver.endgame.gametree import solo_optimum
     now = pos.score(color)
@@ -245,28 +246,21 @@ def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None
         raise AssertionError(f"{pos.name(color)}'s solo line reaches {alone.score(color)}, not {value}: a bug")
 
 
-TREES = ("compiled", "python")
-
-
-def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: str = "search",
+def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: Engine | str = Engine.SEARCH,
             options: dict | None = None, progress: ProgressCallback | None = None,
-            tree: str = "compiled") -> Analysis:
+            tree: Tree | str = Tree.COMPILED) -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
     half for the solo optima, the rest for the game-tree search.
     ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
     encoding and parameters); ``progress`` hears what is being worked on;
     ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference)."""
     check_time_limit(time_limit)
-    if engine not in ENGINES:
-        raise OptionError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    if tree not in TREES:
-        raise OptionError(f"unknown game tree {tree!r} (known: {', '.join(TREES)})")
+    engine = choice(Engine, engine, "engine", ENGINES)
+    tree = choose(pos, tree)
     options = options or {}
     groups = interaction_groups(pos)
-    if tree == "compiled" and (groups or pos.variant.copies > 1) and compiled_tree_applies(pos):
-        if progress:
-            progress(Progress(0.0, 0, "loading the compiled game tree"))
-        load_compiled_tree(pos)
+    if tree is Tree.COMPILED and (groups or pos.variant.copies > 1):
+        load_compiled_tree(pos, progress)
     clock = Stopwatch(time_limit)
 
     def say(text: str) -> None:
@@ -309,40 +303,17 @@ def _unsolved(pos: Position, color: int) -> ColorReport:
     return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
 
 
-def compiled_tree_applies(pos: Position) -> bool:
-    """Whether the compiled game tree takes this game: square boards up to
-    31 columns, and no shared colour (Three-Player)."""
-    from solver.kernels.tables import unsupported
-
-    return unsupported(pos.board) is None and pos.variant.shared is None
-
-
-def load_compiled_tree(pos: Position) -> None:
-    """Compile the compiled game tree (on a first run, about a minute) or
-    load it from numba's cache (seconds), by a search of ``pos`` stopped at
-    its first look at the clock; callers do it before their time limit
-    starts, so that a first run does not spend the user's limit compiling."""
-    from solver.endgame import treekernel
-
-    if pos.game_over:
-        return
-    try:
-        treekernel.solve_two_player(pos.copy(), 0.0, table_bits=10)
-    except treekernel.OutOfTime:
-        pass
-
-
 class _TreeRun:
     """One game-tree engine for an analysis: the compiled one where it
     applies, else the Python reference; adds up what its searches did."""
 
-    def __init__(self, analysis: Analysis, tree: str, stop: threading.Event | None = None):
-        from solver.endgame import treekernel
+    def __init__(self, analysis: Analysis, tree: Tree, stop: threading.Event | None = None):
+        from solver.endgame import treeengine
 
         self.analysis = analysis
         self.stop = stop
-        self.compiled = tree == "compiled" and compiled_tree_applies(analysis.position)
-        self.kernel = treekernel
+        self.compiled = tree is Tree.COMPILED
+        self.kernel = treeengine
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
 
     def two_player(self, deadline: float, window: tuple[int, int]) -> tuple[int, Move | None]:
@@ -424,12 +395,7 @@ class _TreeRun:
         return value, move
 
 
-TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
-TREE_THREADS = 2  # threads of the compiled tree: four-player colours searched at once (benchmarks/tree_cores.py
-# --four), two-player root moves split between them (benchmarks/tree_split.py)
-
-
-def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str = "compiled",
+def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: Tree,
                 stop: threading.Event | None = None) -> None:
     from solver.endgame.gametree import OutOfTime
 
@@ -454,7 +420,7 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: str
     try:
         value, move = run.two_player(deadline, (lo, hi))
     except OutOfTime as e:
-        bounds = getattr(e, "bounds", None)
+        bounds = e.bounds
         if bounds is not None:
             analysis.game_bounds = (max(lo, bounds[0]), min(hi, bounds[1]))
         if not (stop is not None and stop.is_set()):
@@ -475,7 +441,7 @@ def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
             "'blokus annotate' finds the first move it can prove")
 
 
-def _four_player(analysis: Analysis, deadline: float, tree: str = "compiled",
+def _four_player(analysis: Analysis, deadline: float, tree: Tree,
                  stop: threading.Event | None = None) -> None:
     from solver.endgame.gametree import OutOfTime
 

@@ -31,7 +31,19 @@ def _key(pos: Position) -> tuple:
 
 
 class OutOfTime(Exception):
-    """The search did not finish within its time limit."""
+    """The search did not finish within its time limit. The compiled engine
+    says what it got: ``bounds`` = (lo, hi) proven of the value (the window
+    it was given, narrowed by the root moves searched), ``nodes`` the
+    positions it visited, ``depth`` the most plies below the root it
+    reached, ``seconds`` the time it took; the Python tree leaves them unset."""
+
+    def __init__(self, bounds: tuple[int, int] | None = None, nodes: int = 0, depth: int = 0, seconds: float = 0.0):
+        super().__init__("not proven in time" if bounds is None
+                         else f"not proven: the value is between {bounds[0]} and {bounds[1]}")
+        self.bounds = bounds
+        self.nodes = nodes
+        self.depth = depth
+        self.seconds = seconds
 
 
 class GameTree:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.core.position import Position
+from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 from solver.kernels.jit import njit
 
@@ -38,8 +39,8 @@ class Playouts:
 
     def __init__(self, pos: Position | None = None):
         self.pos = pos if pos is not None else Position()
-        self.engine = tk.Engine(self.pos.board, table_bits=4)
-        self.params = tk.params(self.pos, (1, -1, 1, -1), (1, 0, 1, 0))
+        self.engine = te.Engine(self.pos.board, table_bits=4)
+        self.params = te.params(self.pos, (1, -1, 1, -1), (1, 0, 1, 0))
         self.engine.params = self.params
         self.engine._load(self.pos, -1, 1, fresh=True)
         self.scores = np.zeros(4, dtype=np.int64)

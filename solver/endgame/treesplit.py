@@ -16,7 +16,7 @@ value, a search whose window it makes stale stops between kernel calls
 and starts again with the new bound, on the same table, so what it
 proved so far is not lost (table entries are bounds valid in any window).
 ``blokus analyze`` computes two-player values this way on
-:data:`solver.endgame.analysis.TREE_THREADS` threads (benchmarks/RESULTS.md).
+:data:`solver.endgame.trees.TREE_THREADS` threads (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from solver.core.position import Move, Position
+from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 
 
@@ -67,7 +68,7 @@ class _Root:
             return (bound, bound + 1) if test else (bound, self.hi + 1)
         return (bound - 1, bound) if test else (self.lo - 1, bound)
 
-    def record(self, out: tk.Outcome | tk.OutOfTime, k: int, rank: int, move: Move, value: int | None) -> None:
+    def record(self, out: te.Outcome | te.OutOfTime, k: int, rank: int, move: Move, value: int | None) -> None:
         """Add a child search's figures; a new best value marks the other threads' windows stale."""
         with self.lock:
             self.nodes += out.nodes
@@ -87,7 +88,7 @@ class _Root:
         return self.best is not None and self.best == (self.hi if self.maximising else self.lo)
 
 
-def _search_move(root: _Root, eng: tk.Engine, k: int, rank: int, move: Move) -> None:
+def _search_move(root: _Root, eng: te.Engine, k: int, rank: int, move: Move) -> None:
     """The value of one root move, or only that it is no better than the
     best so far; restarted when another thread raises the best."""
     child = root.pos.copy()
@@ -103,7 +104,7 @@ def _search_move(root: _Root, eng: tk.Engine, k: int, rank: int, move: Move) -> 
         a, b = root.window(bound, test)
         try:
             out = eng.run(child.copy(), root.params, root.deadline, alpha_beta=(a, b), fresh=False, stop=stale)
-        except tk.OutOfTime as e:
+        except te.OutOfTime as e:
             root.record(e, k, rank, move, None)
             if root.deadline is not None and time.monotonic() > root.deadline:
                 raise
@@ -117,7 +118,7 @@ def _search_move(root: _Root, eng: tk.Engine, k: int, rank: int, move: Move) -> 
         return
 
 
-def _worker(root: _Root, eng: tk.Engine, k: int) -> None:
+def _worker(root: _Root, eng: te.Engine, k: int) -> None:
     """Thread k: take the next root move until none is left; an error
     (the deadline too) stops the others and is raised by the caller."""
     try:
@@ -134,7 +135,7 @@ def _worker(root: _Root, eng: tk.Engine, k: int) -> None:
             ev.set()
 
 
-class _Engine(tk.Engine):
+class _Engine(te.Engine):
     """An engine whose killer moves are kept from one root move's search
     to the next (each starts at the same ply below the root)."""
 
@@ -147,7 +148,7 @@ class _Engine(tk.Engine):
 _ENGINES: dict = {}
 
 
-def engines(board, table_bits: int, workers: int, share: bool) -> list[tk.Engine]:
+def engines(board, table_bits: int, workers: int, share: bool) -> list[te.Engine]:
     """``workers`` engines of a board (kept): sharing the first one's tables, or with tables of their own."""
     engs = _ENGINES.setdefault((board, table_bits, share), [])
     while len(engs) < workers:
@@ -173,7 +174,7 @@ class _Figures:
         self.depth = max(self.depth, root.depth + plies)
 
 
-def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi: int, deadline: float | None,
+def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi: int, deadline: float | None,
            plies: int, figures: _Figures, below: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
     """(value, best move) of ``pos`` within (lo, hi): with ``plies`` > 1
     its first move's value first (split the same way, one ply less: the
@@ -195,7 +196,7 @@ def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi:
         while th.is_alive():
             th.join(0.05)
             if stop is not None and stop.is_set() and root.error is None:
-                root.error = tk.OutOfTime((lo, hi), 0, 0, 0.0)
+                root.error = te.OutOfTime((lo, hi), 0, 0, 0.0)
                 for ev in root.stale:  # the kernels stop at their next look
                     ev.set()
     figures.add(root, below)
@@ -206,7 +207,7 @@ def _split(pos: Position, params: tk.Params, engs: list[tk.Engine], lo: int, hi:
 
 def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
                window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
-               plies: int = 1, stop: threading.Event | None = None) -> tk.Outcome:
+               plies: int = 1, stop: threading.Event | None = None) -> te.Outcome:
     """The value and best move of ``pos`` (the game not over), its moves
     searched on ``workers`` threads (``share``: one table for all; else an
     engine with tables of its own each), the first move's value first
@@ -216,23 +217,23 @@ def split_root(pos: Position, params: tk.Params, deadline: float | None, workers
     lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
     engs = engines(pos.board, table_bits, workers, share)
     for e in engs[: 1 if share else workers]:
-        tk._new_generation(e.tt)
+        te._new_generation(e.tt)
     for e in engs:
         e.mem.history.fill(0)
         e.st.killers.fill(-1)
     figures = _Figures()
     try:
         value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
-    except tk.OutOfTime:
-        raise tk.OutOfTime((lo, hi), figures.nodes, figures.depth, time.perf_counter() - t0) from None
-    return tk.Outcome(value, move, figures.nodes, figures.solo_nodes, figures.depth, time.perf_counter() - t0)
+    except te.OutOfTime:
+        raise te.OutOfTime((lo, hi), figures.nodes, figures.depth, time.perf_counter() - t0) from None
+    return te.Outcome(value, move, figures.nodes, figures.solo_nodes, figures.depth, time.perf_counter() - t0)
 
 
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
                      workers: int = 2, table_bits: int = 20, share: bool = True, plies: int = 1,
-                     stop: threading.Event | None = None) -> tk.Outcome:
-    """:func:`treekernel.solve_two_player` with the root split between ``workers`` threads."""
+                     stop: threading.Event | None = None, settings: te.Settings = te.TWO_PLAYER) -> te.Outcome:
+    """:func:`treeengine.solve_two_player` with the root split between ``workers`` threads."""
     if pos.game_over:
-        return tk.solve_two_player(pos, deadline, window, table_bits=table_bits)
-    p = tk.params(pos, tk.TWO_PLAYER_WEIGHT, (1, 0, 1, 0), True, **tk.TWO_PLAYER_BOUNDS)
+        return te.solve_two_player(pos, deadline, window, settings, table_bits=table_bits)
+    p = te.two_player_params(pos, settings)
     return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)

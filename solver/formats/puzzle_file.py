@@ -79,7 +79,7 @@ from solver.core.placements import placement_table
 from solver.core.variants import CLASSIC, VARIANTS, Variant
 from solver.errors import NotationError, PuzzleError
 from solver.files import read_input
-from solver.puzzle.definition import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Puzzle
+from solver.puzzle.definition import CONNECT_RULES, GOALS, MEASURES, SAME_SHAPE_RULES, Goal, Puzzle
 
 __all__ = ["load_puzzle", "parse_puzzle", "puzzle_to_toml"]
 
@@ -959,7 +959,7 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
         "[goal]",
         f"type = {_toml_string(puzzle.goal)}",
     ]
-    if puzzle.goal == "maximize":
+    if puzzle.goal is Goal.MAXIMIZE:
         lines.append(f"target = {_toml_string('+'.join(names[c] for c in puzzle.target))}")
         lines.append(f"measure = {_toml_string(puzzle.measure)}")
     return "\n".join(lines) + "\n"

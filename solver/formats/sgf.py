@@ -481,6 +481,28 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def write_tree(root: SgfNode) -> list[str]:
+    """SGF text of a game tree, one node per line (an explicit stack: deep
+    variations cost no recursion)."""
+    out: list[str] = []
+    stack: list = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):  # the end of a game tree
+            out.append(")")
+            continue
+        out.append("(")
+        node = item
+        while True:
+            out.append(";" + "".join(p.ident + "".join(f"[{_escape(v)}]" for v in p.values) for p in node.props))
+            if len(node.children) != 1:
+                break
+            node = node.children[0]
+        stack.append(")")
+        stack.extend(reversed(node.children))
+    return out
+
+
 def write_record(pos: Position, two_player: bool = False, comments: dict[int, str] | None = None) -> str:
     """The game that led to ``pos`` as Pentobi-style SGF text: set-up pieces
     (if any) in the root node, then one node per move, with the property

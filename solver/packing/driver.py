@@ -20,12 +20,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Callable, Iterator
 
 from solver.core.geometry import squares_of
 from solver.core.pieces import MONOMINO
 from solver.core.scoring import best_bonus
 from solver.errors import OptionError
+from solver.options import choice
 from solver.packing.beam import BeamSearch
 from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
@@ -34,7 +36,17 @@ from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResu
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
 
-MODES = ("auto", "general", "symmetric", "exhaustive")
+
+class Mode(StrEnum):
+    """How the search engine looks for a place-all packing (``--mode``)."""
+
+    AUTO = "auto"  # the beams, the symmetric one too where the puzzle has a quarter turn
+    GENERAL = "general"  # the beams on the whole puzzle
+    SYMMETRIC = "symmetric"  # the quarter-turn symmetric beam only
+    EXHAUSTIVE = "exhaustive"  # the complete partition search only
+
+
+MODES = tuple(Mode)
 WIDTHS = (1, 4, 16, 64, 256, 1024)
 SLICE = 0.05  # seconds a task runs before the scheduler looks again
 
@@ -43,15 +55,14 @@ def solve(
     puzzle: Puzzle,
     time_limit: float | None = 60.0,
     seed: int = 0,
-    mode: str = "auto",
+    mode: Mode | str = Mode.AUTO,
     count: bool = False,
     progress: ProgressCallback | None = None,
     stop: threading.Event | None = None,
 ) -> SolveResult:
     """Solve a puzzle with the search engine (see the module docstring);
     ``stop`` set ends the search with what it found so far."""
-    if mode not in MODES:
-        raise OptionError(f"unknown search mode {mode!r} (known: {', '.join(MODES)})")
+    mode = choice(Mode, mode, "search mode")
     run = _Run(Stopwatch(time_limit), progress, stop=stop)
     if count or puzzle.goal is Goal.COUNT:
         result = _count(puzzle.with_goal(Goal.COUNT), run)
@@ -145,23 +156,23 @@ def _collect(search, found: list, label: str | None = None) -> Iterator[None]:
         yield None
 
 
-def _place_all(puzzle: Puzzle, run: _Run, mode: str, seed: int, deadline: float | None = None) -> SolveResult:
+def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: float | None = None) -> SolveResult:
     found: list[tuple[str, Solution]] = []
     runners: list[BeamSearch] = []
     tasks: dict[str, tuple[Iterator, float]] = {}
     game = puzzle.connect is Connect.GAME  # beams play in play order
-    symmetric = game and mode in ("auto", "symmetric") and symmetry_applies(puzzle) is None
-    if mode == "symmetric" and not symmetric:
+    symmetric = game and mode in (Mode.AUTO, Mode.SYMMETRIC) and symmetry_applies(puzzle) is None
+    if mode is Mode.SYMMETRIC and not symmetric:
         why = symmetry_applies(puzzle) or "it plays in play order, which only the game rule has"
         raise OptionError(f"--mode symmetric does not apply to {puzzle.name}: {why}")
     if symmetric:
         runners.append(SymmetricBeam(puzzle))
         tasks["symmetric beam"] = (beam_task(runners[-1], seed, found, "symmetric beam"), 0.5)
-    if game and mode in ("auto", "general"):
+    if game and mode in (Mode.AUTO, Mode.GENERAL):
         runners.append(BeamSearch(puzzle))
         tasks["beam"] = (beam_task(runners[-1], seed, found, "beam"), 0.4 if symmetric else 0.7)
     exhaustive = None
-    if mode in ("auto", "general", "exhaustive"):
+    if mode in (Mode.AUTO, Mode.GENERAL, Mode.EXHAUSTIVE):
         exhaustive = _complete_search(puzzle, stop_after=1)
         tasks["exhaustive"] = (_collect(exhaustive, found, exhaustive.name), 0.2 if symmetric else 0.3)
 

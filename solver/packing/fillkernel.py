@@ -56,7 +56,7 @@ from solver.core.geometry import SQUARE, mask_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES, PIECES
 from solver.kernels.bitops import ONE, U63, U64, ZERO, ctz, popcount
 from solver.kernels.jit import njit
-from solver.puzzle.definition import Puzzle
+from solver.puzzle.definition import Connect, Puzzle, SameShape
 from solver.puzzle.symmetry import interchangeable_colors
 
 MAX_SQUARES = 128
@@ -831,8 +831,8 @@ def _setup_conflict(puzzle: Puzzle) -> bool:
                 return True
             if c == d and t.mask[p] & t.edge[q]:
                 return True
-            if c != d and t.piece[p] == t.piece[q] and puzzle.same_shape != "none":
-                near = t.edge[q] | (t.corner[q] if puzzle.same_shape == "corner" else 0)
+            if c != d and t.piece[p] == t.piece[q] and puzzle.same_shape is not SameShape.NONE:
+                near = t.edge[q] | (t.corner[q] if puzzle.same_shape is SameShape.CORNER else 0)
                 if t.mask[p] & near:
                     return True
     return False
@@ -844,7 +844,7 @@ def _never(puzzle: Puzzle) -> bool:
     monomino be there) for a colour without a monomino to place."""
     if _setup_conflict(puzzle):
         return True
-    if puzzle.monomino_last and puzzle.connect != "game":
+    if puzzle.monomino_last and puzzle.connect is not Connect.GAME:
         return any(puzzle.pieces[c] and MONOMINO not in puzzle.pieces[c] for c in puzzle.colors)
     return False
 
@@ -852,10 +852,10 @@ def _never(puzzle: Puzzle) -> bool:
 def _near(puzzle: Puzzle, p: int) -> int:
     """The squares a same-shaped piece of another colour may not cover
     next to placement p (0 when the same-shape rule is off)."""
-    if puzzle.same_shape == "none":
+    if puzzle.same_shape is SameShape.NONE:
         return 0
     t = puzzle.table
-    return t.mask[p] | t.edge[p] | (t.corner[p] if puzzle.same_shape == "corner" else 0)
+    return t.mask[p] | t.edge[p] | (t.corner[p] if puzzle.same_shape is SameShape.CORNER else 0)
 
 
 class _Start(NamedTuple):
@@ -963,7 +963,7 @@ def _slots(puzzle: Puzzle, own: list[int], D: int) -> tuple[Slots, int]:
         slots.mask[j] = _words(t.mask[p])
         slots.corner[j] = _words(t.corner[p])
         slots.piece[j] = t.piece[p]
-        if puzzle.connect == "touch" and not t.corner[p] & own[c]:
+        if puzzle.connect is Connect.TOUCH and not t.corner[p] & own[c]:
             lonely |= 1 << j
     return slots, lonely
 
@@ -1025,9 +1025,9 @@ class FillKernel:
         self.stack = _stack(puzzle, act, start, lonely, maxcov, D)
         never = _never(puzzle)
         self.rules = Rules(
-            K=K, canonical=self.canonical, shapes=puzzle.same_shape != "none",
-            lonely=puzzle.connect in ("touch", "game"), game=puzzle.connect == "game",
-            monomino_last=bool(puzzle.monomino_last and puzzle.connect == "game"),
+            K=K, canonical=self.canonical, shapes=puzzle.same_shape is not SameShape.NONE,
+            lonely=puzzle.connect in (Connect.TOUCH, Connect.GAME), game=puzzle.connect is Connect.GAME,
+            monomino_last=bool(puzzle.monomino_last and puzzle.connect is Connect.GAME),
             n_setup=sum(len(puzzle.setup_of(c)) for c in puzzle.colors), never=never)
         self.ctl = np.zeros(8, np.int64)
         self.set_keep(keep)

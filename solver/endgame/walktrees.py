@@ -1,0 +1,92 @@
+"""The game trees of annotate's walk: one tree per point of view kept from
+search to search over the whole game, the compiled engine's or the Python
+reference's (:func:`solver.endgame.trees.choose` decides which)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Protocol
+
+from solver.core.position import Move, Position
+from solver.endgame.gametree import GameTree, OutOfTime
+
+
+class Side(Protocol):
+    """What a walk tree reads of its point of view (annotate's side)."""
+
+    maximiser: set[int]
+    evaluate: Callable[[Position], int]
+    outlook: Callable[[Position], tuple[int, int]]
+    stop: threading.Event
+    nodes: int
+
+
+MAX_TABLE = 2_000_000  # transposition table entries kept across the walk (then it starts afresh)
+
+
+class PythonTree:
+    """The plain-Python reference tree (:class:`solver.endgame.gametree.GameTree`)
+    for a side: one transposition table and one history for the whole walk."""
+
+    def __init__(self, side: "Side"):
+        self.side = side
+        self.table: dict = {}
+        self.history: dict[int, int] = {}
+
+    def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
+        """(value, best move, positions) of ``pos`` searched in the window
+        (alpha, beta); OutOfTime when the deadline passes. The outlook it
+        asks at each new position checks the clock too: the tree itself
+        looks only every 1024 positions, and a position whose outlook runs
+        solo searches can take a while."""
+        if len(self.table) > MAX_TABLE:
+            self.table.clear()
+        side = self.side
+
+        def outlook(p: Position) -> tuple[int, int]:
+            if (deadline is not None and time.monotonic() > deadline) or side.stop.is_set():
+                raise OutOfTime
+            return side.outlook(p)
+
+        tree = GameTree(pos.copy(), side.maximiser, side.evaluate, deadline, outlook)
+        tree.table, tree.history = self.table, self.history
+        try:
+            value, move = tree.best((alpha + 1, beta - 1))
+        except OutOfTime:
+            side.nodes += tree.nodes
+            raise
+        return value, move, tree.nodes
+
+
+class CompiledTree:
+    """The compiled engine (:mod:`solver.endgame.treekernel`) for a side: its
+    own fixed-size transposition table, kept from search to search over the
+    walk (entries are proven bounds of positions, whatever the root). The
+    history heuristic starts afresh at each search: one learnt under
+    another root ordered worse (benchmarks/annotate.py --reuse: the games
+    took 1.5x as long with it kept)."""
+
+    def __init__(self, side: "Side", board, params: Callable[[Position], object], table_bits: int):
+        from solver.endgame.treeengine import Engine
+
+        self.side = side
+        self.engine = Engine(board, table_bits)
+        self.params = params
+        self.fresh = True  # the first search starts the table's generation
+
+    def search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None, int]:
+        from solver.endgame.treekernel import INF
+
+        inf = INF - 2
+        window = (max(alpha + 1, -inf), min(beta - 1, inf))
+        self.engine.mem.history.fill(0)
+        try:
+            out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh,
+                                  stop=self.side.stop)
+        except OutOfTime as e:
+            self.side.nodes += e.nodes
+            raise
+        finally:
+            self.fresh = False
+        return out.value, out.move, out.nodes
