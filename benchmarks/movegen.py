@@ -1,7 +1,7 @@
 """Move-generation speed: the incremental generator against a plain bitboard
 generator (no incremental state) and the slow reference, in one run; then
 random playouts (whole four-colour games of uniformly random legal moves):
-the compiled engine's (solver/endgame/playout.py), the Rust core of
+the compiled engine's (benchmarks/playout.py), the Rust core of
 blokus-rl (when it is installed: pip install blokus-rl) and the Python
 Position's, in alternating rounds in the same run. Last, Blokus Trigon
 (issue 16) against the classic board: the incremental generator's time per
@@ -167,7 +167,7 @@ def slow_playouts(seconds: float, seed: int) -> float:
 
 def compiled_playouts(seconds: float, seed: int) -> tuple[float, float]:
     """(games/s, moves per game) of the compiled engine's random playouts."""
-    from solver.endgame.playout import Playouts
+    from playout import Playouts
 
     po = _PLAYOUTS.setdefault("compiled", Playouts())
     games = moves = 0

@@ -19,11 +19,11 @@ from solver.core.pieces import PIECES
 from solver.core.text import counted
 from solver.cpsat.encoding import ENCODINGS, Encoding
 from solver.errors import BlokusError, OptionError, OutputError
-from solver.options import check_int, check_time_limit
+from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal
 from solver.puzzle.result import Progress, Status, Stopwatch
-from solver.solving import ENGINES, MAX_SEED, MAX_WORKERS, SOLVE_ENGINES, Engine
+from solver.solving import ENGINES, MAX_SEED, SOLVE_ENGINES, Engine
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT

@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from solver.errors import BlokusError, OptionError
-
-MAX_WORKERS = 256
+from solver.options import MAX_WORKERS
 
 
 class ClusterError(BlokusError):

@@ -11,6 +11,7 @@ from typing import TypeVar
 from solver.errors import OptionError
 
 E = TypeVar("E", bound=StrEnum)
+MAX_WORKERS = 256  # processes or threads a command may ask for
 
 
 def check_time_limit(value: float | None, name: str = "time limit") -> float | None:

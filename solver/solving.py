@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Iterator
 
 from solver.errors import OptionError
-from solver.options import check_int, check_time_limit, choice
+from solver.options import MAX_WORKERS, check_int, check_time_limit, choice
 from solver.packing.driver import Mode
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Stopwatch
@@ -40,7 +40,6 @@ class Engine(StrEnum):
 ENGINES = (Engine.SEARCH, Engine.CPSAT, Engine.BOTH)  # the engines of solo optima (analyze)
 SOLVE_ENGINES = tuple(Engine)
 MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit int
-MAX_WORKERS = 256
 
 
 @dataclass(frozen=True)
@@ -81,15 +80,19 @@ class SolveOptions:
             raise OptionError(f"search share must be a number from 0 to 1, not {share!r}")
 
 
-def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: ProgressCallback | None = None,
-          **options) -> SolveResult:
+def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: ProgressCallback | None = None, *,
+          time_limit: float | None = 60.0, seed: int = 0, count: bool = False, mode: Mode | str = Mode.AUTO,
+          workers: int = 0, encoding: str = "auto", cpsat_params: str = "", hint: Solution | None = None,
+          portfolio: int = 0, scheduler: str | None = None, jobs: int = 0,
+          search_share: float | None = None) -> SolveResult:
     """Solve a puzzle with ``engine`` (``search``, ``cpsat``, ``both`` or
-    ``hybrid``, see :mod:`solver.hybrid.engine`);
-    ``options`` are the fields of :class:`SolveOptions`. Raises OptionError
+    ``hybrid``, see :mod:`solver.hybrid.engine`); the options are those of
+    :class:`SolveOptions`, which says what each does. Raises OptionError
     for a bad option and VerificationError if an engine reports a solution
     that breaks the rules (a bug, never hidden)."""
     engine = choice(Engine, engine, "engine")
-    opts = SolveOptions(**options)
+    opts = SolveOptions(time_limit, seed, count, mode, workers, encoding, cpsat_params, hint, portfolio, scheduler,
+                        jobs, search_share)
     if opts.portfolio and engine is not Engine.HYBRID:
         raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
     if engine is Engine.HYBRID and (opts.count or puzzle.goal is not Goal.PLACE_ALL):

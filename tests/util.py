@@ -1,13 +1,17 @@
-"""Helpers shared by the tests: seeded games and a bridge to the slow
-reference generator."""
+"""Helpers shared by the tests: where things are, seeded games and a
+bridge to the slow reference generator."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from solver.core import reference
 from solver.core.pieces import CLASSIC_SET as PIECES
 from solver.core.position import Move, Position
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
+DATA = ROOT / "tests" / "data"
 
 
 def random_game(seed: int, pos: Position | None = None, max_moves: int | None = None) -> Position:

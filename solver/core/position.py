@@ -272,6 +272,13 @@ class Position:
         self.check_move(move, text)
         return move
 
+    def move_text(self, move: Move) -> str:
+        """A move as people read it: its colour, its piece and its squares in
+        Pentobi's notation (``blue I3 a20,a19,a18``); :meth:`parse_move`
+        reads the squares back."""
+        t = self.table
+        return f"{self.name(move.color)} {PIECES[t.piece[move.placement]].name} {t.name(move.placement)}"
+
     # -- play -----------------------------------------------------------------
     def push(self, move: Move) -> None:
         """Play a move (not checked) and pass the turn to the next colour in

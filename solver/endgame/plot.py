@@ -13,7 +13,6 @@ from solver.files import write_file
 PLOT_SIZE = (800, 450)  # pixels
 LINE_HEX = "#0072B2"  # Okabe-Ito blue: the exact values
 BAND_HEX = "#56B4E9"  # Okabe-Ito sky blue: proven bounds
-MISTAKE_HEX = "#D55E00"  # Okabe-Ito vermillion: mistakes
 
 
 def _series(ann: GameAnnotation, color: int | None) -> list[tuple[int, Bounds]]:

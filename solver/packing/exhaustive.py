@@ -39,9 +39,8 @@ from solver.packing.bounds import PlaceAllBounds, coverable, small_holes
 from solver.packing.rules import corner_connected, final_rules_hold
 from solver.packing.state import SearchState
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
+from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import interchangeable_colors
-
-Solution = list[tuple[int, Placement]]
 
 
 @lru_cache(maxsize=64)

@@ -1,4 +1,6 @@
-"""Exhaustive search with a waste budget, an experiment: the
+"""Exhaustive search with a waste budget in plain Python: the reference
+the compiled waste search (:mod:`solver.packing.wastekernel`) is tested
+against, and the
 square mode of :class:`~solver.packing.exhaustive.Exhaustive` for place-all
 puzzles that leave a few squares empty (the frontier packings: two colours
 on 13x14 with 4 spare squares).
@@ -14,8 +16,8 @@ touches no piece of its colour can never come to touch one (the square
 mode's lonely test). Corner connectivity of the ``game`` rule is checked
 at the leaves. Every packing is met exactly once, so the search is
 complete; it finds packings, and, run to the end, would prove that none
-exists. Measured on frontier-2c-13x14 in benchmarks/RESULTS.md: it does not get anywhere near a packing there, so
-nothing uses it by default.
+exists. It is far too slow for the frontier boards (frontier-2c-13x14 in
+benchmarks/RESULTS.md): the engines use the compiled one.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from typing import Iterator
 from solver.core.geometry import squares_of
 from solver.core.pieces import PIECE_SIZES
 from solver.packing.bounds import small_holes
-from solver.packing.exhaustive import Exhaustive, Solution
+from solver.packing.exhaustive import Exhaustive
 from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.result import Solution
 
 
 class WasteSearch(Exhaustive):

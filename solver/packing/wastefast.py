@@ -26,9 +26,8 @@ from solver.kernels.tables import PAD, tables, unsupported, words
 from solver.packing import wastekernel as kernel
 from solver.packing.halfturn import half_turn, half_turn_map
 from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.result import Solution
 from solver.puzzle.verify import VerificationError, verify
-
-Solution = list[tuple[int, Placement]]
 
 
 class CompiledWasteSearch:

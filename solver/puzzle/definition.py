@@ -72,10 +72,6 @@ class PuzzleMasks:
     taken: Mask  # blocked, must-stay-empty or covered by a set-up piece
     free: Mask  # squares a new piece may cover: open and not taken
 
-    @property
-    def setup_all(self) -> Mask:
-        return _union(self.setup)
-
 
 def _union(masks) -> Mask:
     out = 0

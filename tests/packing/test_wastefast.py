@@ -1,0 +1,85 @@
+"""The compiled waste-budget search: on small random place-all
+puzzles it finds exactly the packings a brute force finds, each once,
+whatever the seed and however the search is cut into chunks; its
+half-turn mode finds exactly the symmetric ones; every packing and every
+best partial passes the verifier."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.formats.puzzle_file import load_puzzle
+from solver.packing.waste import WasteSearch
+from solver.packing.wastefast import CompiledWasteSearch
+from solver.puzzle.verify import verify
+from tests.bruteforce import solve_all
+from tests.puzzlegen import random_puzzle
+from tests.util import ROOT
+
+PUZZLES = ROOT / "puzzles"
+# game, touch and free rules, set-ups, stars, same-shape and monomino-last rules, 1 to 1088 packings
+SEEDS = [4, 5, 13, 16, 17, 24, 25, 27, 31, 32, 39, 41, 45, 52, 53, 60, 68]
+
+
+def _packings(search) -> list[frozenset]:
+    got = [frozenset(s) for s in search.solutions() if s is not None]
+    assert len(set(got)) == len(got)  # each packing once
+    return got
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_compiled_search_finds_exactly_the_brute_force_packings(seed):
+    puzzle = random_puzzle(seed, max_pieces=5, goals=("place-all",))
+    want = solve_all(puzzle)
+    assert want  # the seeds are puzzles with packings
+    search = CompiledWasteSearch(puzzle)
+    got = _packings(search)
+    for s in got:
+        verify(puzzle, list(s))
+    assert set(got) == want and search.finished
+
+
+@pytest.mark.parametrize("seed", [4, 17, 53])
+def test_seeds_options_and_chunks_change_the_order_not_the_packings(seed):
+    puzzle = random_puzzle(seed, max_pieces=5, goals=("place-all",))
+    want = set(_packings(WasteSearch(puzzle)))  # the plain-Python search
+    assert set(_packings(CompiledWasteSearch(puzzle, seed=seed, chunk=7))) == want
+    assert set(_packings(CompiledWasteSearch(puzzle, seed=seed + 1, options=0))) == want
+
+
+def test_the_best_partial_on_a_frontier_board_is_a_legal_partial_packing():
+    puzzle = load_puzzle(PUZZLES / "frontier-2c-13x14.toml")
+    search = CompiledWasteSearch(puzzle, seed=2)
+    assert search.step(20_000) is None and search.nodes == 20_000
+    partial = search.best_partial()
+    assert 10 <= len(partial) <= search.deepest
+    verify(puzzle, partial, partial=True)  # legal, connected, nothing overlapping
+
+
+def test_spread_out_spare_squares_still_give_verified_packings():
+    puzzle = random_puzzle(4, max_pieces=5, goals=("place-all",))
+    got = _packings(CompiledWasteSearch(puzzle, spread=1.0))
+    assert got and set(got) <= solve_all(puzzle)
+
+
+def test_the_half_turn_mode_finds_exactly_the_symmetric_packings():
+    from solver.formats.puzzle_file import parse_puzzle
+    from solver.packing.halfturn import half_turn
+
+    puzzle = parse_puzzle("""
+name = "two-5x4"
+[board]
+size = "5x4"
+starts = {blue = "a4", red = "e1"}
+[pieces]
+blue = "1 2 I3 V3"
+red = "1 2 I3 V3"
+[rules]
+connect = "game"
+""")
+    pmap, cmap = half_turn(puzzle)
+    every = set(_packings(CompiledWasteSearch(puzzle)))
+    assert len(every) == 24  # all packings (the same search, checked against the brute force above)
+    want = {s for s in every if all((cmap[c], pmap[p]) in s for c, p in s)}
+    got = set(_packings(CompiledWasteSearch(puzzle, symmetric=True)))
+    assert got == want and len(want) == 4
