@@ -39,15 +39,18 @@ def run_one(job: tuple[str, str, int], limit: float, cpsat_workers: int, search_
     """One run: (puzzle name, engine, seed) -> its figures (verified)."""
     from solver.formats.puzzle_file import load_puzzle
     from solver.hybrid import engine as hybrid
+    from solver.hybrid.settings import Settings
     from solver.puzzle.result import Status
     from solver.puzzle.verify import verify
     from solver.solving import solve
 
     name, engine, seed = job
-    if search_share is not None:
-        hybrid.SEARCH_SHARE, hybrid.SEARCH_MAX = search_share, float("inf")
     puzzle = load_puzzle(ROOT / "puzzles" / f"{name}.toml")
-    r = solve(puzzle, engine, time_limit=limit, seed=seed, workers=cpsat_workers)
+    if search_share is not None and engine == "hybrid":  # the search phase's share, with no cap
+        settings = Settings(search_share=search_share, search_max=float("inf"))
+        r = hybrid.solve(puzzle, limit, seed, cpsat_workers, settings=settings)
+    else:
+        r = solve(puzzle, engine, time_limit=limit, seed=seed, workers=cpsat_workers)
     complete = r.status is Status.OPTIMAL
     verify(puzzle, r.placements, partial=not complete)
     return {

@@ -3,7 +3,7 @@ machine is shared: compare only within one run; the load averages are
 printed at the start and the end).
 
 Each variant is the hybrid engine with some of its module settings
-changed (solver/hybrid/engine.py: HOLE_WINDOWS, RESTART, SYMMETRIC, ...); the
+changed (solver/hybrid/settings.py: hole_windows, restart, symmetric, ...); the
 variants of one seed run one after the other, then the next seed, so that
 a change of load hits all variants alike. For each run: the status, the
 seconds to the first complete packing, the best pieces at the limit, the
@@ -53,25 +53,23 @@ VARIANTS: dict[str, dict] = {
 def run_one(name: str, seed: int, variant: str, limit: float, workers: int, start: str | None = None) -> dict:
     from solver.formats.puzzle_file import load_puzzle
     from solver.hybrid import engine as hybrid
+    from solver.hybrid.lns import LnsStats
+    from solver.hybrid.settings import Settings
     from solver.puzzle.result import Status
     from solver.puzzle.verify import verify
 
-    settings = VARIANTS[variant]
-    saved = {k: getattr(hybrid, k) for k in settings}
-    try:
-        for k, v in settings.items():
-            setattr(hybrid, k, v)
-        puzzle = load_puzzle(ROOT / "puzzles" / f"{name}.toml")
-        stats = hybrid.LnsStats()
-        placements = None
-        if start is not None:
-            from solver.formats.solution_file import read_solution
+    changes = dict(VARIANTS[variant])
+    symmetric = changes.pop("SYMMETRIC", None)
+    settings = Settings(**{k.lower(): v for k, v in changes.items()})
+    puzzle = load_puzzle(ROOT / "puzzles" / f"{name}.toml")
+    stats = LnsStats()
+    placements = None
+    if start is not None:
+        from solver.formats.solution_file import read_solution
 
-            placements, _ = read_solution(puzzle, start)
-        r = hybrid.solve(puzzle, limit, seed, workers, stats=stats, start=placements)
-    finally:
-        for k, v in saved.items():
-            setattr(hybrid, k, v)
+        placements, _ = read_solution(puzzle, start)
+    r = hybrid.solve(puzzle, limit, seed, workers, stats=stats, start=placements, symmetric=symmetric,
+                     settings=settings)
     complete = r.status is Status.OPTIMAL
     verify(puzzle, r.placements, partial=not complete)
     return {"status": r.status.value, "seconds": r.seconds if hasattr(r, "seconds") else None,

@@ -5,7 +5,7 @@ the variants run one after the other, alternating which goes first.
 
     python benchmarks/halves.py [--puzzle frontier-18x20] [--seeds 1-6] [--lanes 1,2] [--limit 120]
 
-Each run is the hybrid's halves phase alone (solver.hybrid.engine._compiled_phase)
+Each run is the hybrid's halves phase alone (solver.hybrid.symmetric.compiled_phase)
 with ``--limit`` seconds; its packing is verified. Prints a row per seed and
 variant, then per variant how many seeds were packed, the median seconds
 to the first packing and the node rate of all its runs.
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.formats.puzzle_file import load_puzzle  # noqa: E402
-from solver.hybrid.engine import _compiled_phase  # noqa: E402
+from solver.hybrid.symmetric import compiled_phase  # noqa: E402
 from solver.packing.halves import HalvesSearch  # noqa: E402
 from solver.puzzle.verify import verify  # noqa: E402
 
@@ -46,7 +46,7 @@ def main() -> None:
     args = ap.parse_args()
     puzzle = load_puzzle(ROOT / "puzzles" / f"{args.puzzle}.toml")
     variants = [int(x) for x in args.lanes.split(",")]
-    _compiled_phase(puzzle, [HalvesSearch(puzzle, 0, restart=10_000)], 0.5, None)  # load the kernel
+    compiled_phase(puzzle, [HalvesSearch(puzzle, 0, restart=10_000)], 0.5, None)  # load the kernel
     print(f"{args.puzzle}: halves phase, limit {args.limit:.0f} s, load average {os.getloadavg()[0]:.2f}")
     print(f"{'seed':>4} {'lanes':>5} {'status':>8} {'seconds':>8} {'nodes':>12} {'nodes/s':>10}")
     figures: dict[int, list[tuple[float | None, int, float]]] = {v: [] for v in variants}
@@ -54,7 +54,7 @@ def main() -> None:
         for lanes in (variants if i % 2 == 0 else variants[::-1]):
             searches = [HalvesSearch(puzzle, seed, lane=j) for j in range(lanes)]
             t0 = time.perf_counter()
-            found, _ = _compiled_phase(puzzle, searches, args.limit, None)
+            found, _ = compiled_phase(puzzle, searches, args.limit, None)
             seconds = time.perf_counter() - t0
             nodes = sum(s.nodes for s in searches)
             if found is not None:

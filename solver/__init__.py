@@ -17,7 +17,14 @@ from solver.endgame.analysis import Analysis, analyze
 from solver.endgame.annotate import annotate
 from solver.endgame.annotation import GameAnnotation
 from solver.errors import (
-    BlokusError, BoardError, IllegalMoveError, NotationError, OptionError, PuzzleError, RecordError)
+    BlokusError,
+    BoardError,
+    IllegalMoveError,
+    NotationError,
+    OptionError,
+    PuzzleError,
+    RecordError,
+)
 from solver.formats.puzzle_file import load_puzzle, parse_puzzle
 from solver.formats.sgf import GameRecord, load_record, read_record, write_record
 from solver.puzzle.definition import Puzzle

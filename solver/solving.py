@@ -164,11 +164,10 @@ def _run(puzzle: Puzzle, engine: Engine, opts: SolveOptions, progress: ProgressC
         result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
     elif engine is Engine.HYBRID:
         from solver.hybrid.engine import solve as hybrid_solve
+        from solver.hybrid.portfolio import portfolio
 
         symmetric = {Mode.SYMMETRIC: True, Mode.GENERAL: False}.get(opts.mode)
         if opts.portfolio:
-            from solver.hybrid.engine import portfolio
-
             seeds = [(opts.seed + i) % (MAX_SEED + 1) for i in range(opts.portfolio)]
             jobs = opts.jobs or min(len(seeds), os.cpu_count() or 1)
             result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, jobs=jobs, scheduler=opts.scheduler,

@@ -17,6 +17,10 @@ from solver.errors import OptionError
 from solver.formats.puzzle_file import load_puzzle, parse_puzzle
 from solver.formats.solution_file import solution_to_json
 from solver.hybrid import engine as hybrid
+from solver.hybrid import lns
+from solver.hybrid import portfolio as pf
+from solver.hybrid import symmetric as sym
+from solver.hybrid.settings import Settings
 from solver.puzzle.definition import Goal
 from solver.puzzle.result import SolveResult, Status
 from solver.puzzle.verify import VerificationError, verify
@@ -74,10 +78,10 @@ def test_lns_step_never_returns_anything_illegal(seed):
     b = puzzle.board
     for step in range(3):
         h, w = rng.randint(1, b.height), rng.randint(1, b.width)
-        window = hybrid.window_mask(puzzle, rng.randrange(b.height), rng.randrange(b.width), h, w)
+        window = lns.window_mask(puzzle, rng.randrange(b.height), rng.randrange(b.width), h, w)
         colors = None if rng.random() < 0.5 else (rng.choice(puzzle.colors),)
         sink = rng.randrange(b.size) if rng.random() < 0.5 else None
-        new = hybrid.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, holes=rng.random() < 0.7,
+        new = lns.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, holes=rng.random() < 0.7,
                               sink=sink, colors=colors)
         if new is None:
             continue
@@ -94,7 +98,7 @@ def test_lns_step_repairs_a_packing_on_a_two_colour_board():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     current = _partial(puzzle, 3)
     verify(puzzle, current, partial=True)
-    new = hybrid.lns_step(puzzle, current, hybrid.window_mask(puzzle, 0, 0, 7, 7), 3.0, workers=2)
+    new = lns.lns_step(puzzle, current, lns.window_mask(puzzle, 0, 0, 7, 7), 3.0, workers=2)
     assert new is not None
     verify(puzzle, new, partial=True)
     assert _squares(puzzle, new) >= _squares(puzzle, current)
@@ -102,7 +106,7 @@ def test_lns_step_repairs_a_packing_on_a_two_colour_board():
 
 def test_hybrid_reaches_a_verified_packing_or_partial_never_infeasible():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
-    stats = hybrid.LnsStats()
+    stats = lns.LnsStats()
     result = hybrid.solve(puzzle, time_limit=6.0, seed=1, workers=2, start=[], stats=stats)  # the LNS alone
     assert result.status in (Status.OPTIMAL, Status.UNKNOWN)
     assert stats.steps >= 1 and stats.rejected == 0
@@ -177,7 +181,7 @@ def test_each_committed_frontier_solution_file_verifies(path):
 
 def test_a_portfolio_of_seeds_keeps_the_best_run():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
-    result = hybrid.portfolio(puzzle, [1, 2], time_limit=0.5, workers=2, jobs=1)  # one after the other, here
+    result = pf.portfolio(puzzle, [1, 2], time_limit=0.5, workers=2, jobs=1)  # one after the other, here
     assert result.engine == "hybrid" and result.method.startswith("portfolio of 2 seeds")
     verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
     with pytest.raises(OptionError):
@@ -229,7 +233,7 @@ def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
     from solver.packing.halfturn import HalfTurnBeam
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
-    symmetry = hybrid._symmetry(puzzle)
+    symmetry = sym.symmetry(puzzle)
     beam = HalfTurnBeam(puzzle)
     state = beam.run(4, 6, seed=1)
     current = list(state.placed) if state is not None else beam.best
@@ -238,8 +242,8 @@ def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
     current = current[:2]  # blue's first piece and its image: a symmetric partial packing
     verify(puzzle, current, partial=True)
     for step in range(2):
-        window = hybrid._orbit_mask(hybrid.window_mask(puzzle, 0, 0, 4, 4), hybrid._square_map(puzzle))
-        new = hybrid.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, symmetry=symmetry)
+        window = sym.orbit_mask(lns.window_mask(puzzle, 0, 0, 4, 4), sym.square_map(puzzle))
+        new = lns.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, symmetry=symmetry)
         if new is None:
             continue
         verify(puzzle, new, partial=True)
@@ -260,7 +264,7 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     result = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2)  # verified by solve
     assert result.status is Status.OPTIMAL and "half-turn" in result.method
-    assert _symmetric(puzzle, result.placements, hybrid._symmetry(puzzle))
+    assert _symmetric(puzzle, result.placements, sym.symmetry(puzzle))
     general = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2, mode="general")
     assert general.status is Status.OPTIMAL and "half-turn" not in general.method
 
@@ -276,7 +280,7 @@ def test_scattered_hole_steps_never_return_anything_illegal(seed):
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     current = _partial(puzzle, seed)
     verify(puzzle, current, partial=True)
-    repair = hybrid._Repair(puzzle, list(current), Stopwatch(60), hybrid.LnsStats(), _random.Random(seed), 2, None)
+    repair = lns.Repair(puzzle, list(current), Stopwatch(60), lns.LnsStats(), _random.Random(seed), 2, None)
     t = puzzle.table
     for step in range(3):
         covered = sum(t.mask[p] for _, p in repair.current)
@@ -285,7 +289,7 @@ def test_scattered_hole_steps_never_return_anything_illegal(seed):
             break
         window = repair.scatter_window(holes, covered)
         freed = [cp for cp in repair.current if t.mask[cp[1]] & window]
-        new = hybrid.lns_step(puzzle, repair.current, window, 1.0, seed=step, workers=2, sink=holes[0])
+        new = lns.lns_step(puzzle, repair.current, window, 1.0, seed=step, workers=2, sink=holes[0])
         if new is not None:
             verify(puzzle, new, partial=True)  # legal, connected, nothing overlapping
             assert set(repair.current) - set(freed) <= set(new)  # the pieces outside the window stay
@@ -295,15 +299,32 @@ def test_scattered_hole_steps_never_return_anything_illegal(seed):
 
 def test_the_lns_with_scattered_hole_steps_reports_a_verified_packing():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
-    saved = hybrid.SCATTER
-    try:
-        hybrid.SCATTER = 1.0
-        stats = hybrid.LnsStats()
-        result = hybrid.solve(puzzle, time_limit=4.0, seed=3, workers=2, start=[], stats=stats)
-    finally:
-        hybrid.SCATTER = saved
+    stats = lns.LnsStats()
+    result = hybrid.solve(puzzle, time_limit=4.0, seed=3, workers=2, start=[], stats=stats,
+                          settings=Settings(scatter=1.0))
     assert stats.rejected == 0 and result.status in (Status.OPTIMAL, Status.UNKNOWN)
     verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("change", [{"clump": True}, {"hole_windows": 1.0}, {"restart": 2}, {"step_max": 6.0}],
+                         ids=["clump", "hole-windows", "restart", "long-steps"])
+def test_the_measured_ideas_that_are_off_still_give_verified_packings(change):
+    """Settings left off by default (benchmarks/frontier_ideas.py compares
+    them): switched on, the LNS still hands in legal packings only."""
+    puzzle = parse_puzzle(SMALL_TWO_COLOURS)
+    stats = lns.LnsStats()
+    result = hybrid.solve(puzzle, time_limit=4.0, seed=3, workers=2, start=[], stats=stats, settings=Settings(**change))
+    assert stats.rejected == 0 and stats.steps > 0 and result.status in (Status.OPTIMAL, Status.UNKNOWN)
+    verify(puzzle, result.placements, partial=result.status is not Status.OPTIMAL)
+
+
+@pytest.mark.slow
+def test_capped_symmetric_beams_still_pack_solo_84():
+    puzzle = load_puzzle(PUZZLES / "solo-84.toml")
+    result = hybrid.solve(puzzle, time_limit=60, seed=1, workers=2, settings=Settings(beam_cap=64))
+    assert result.status is Status.OPTIMAL
+    verify(puzzle, result.placements)
 
 
 @pytest.mark.parametrize("seed", [4, 5, 16, 17, 25, 32, 53])
@@ -332,7 +353,7 @@ def test_a_stopped_portfolio_returns_its_best_so_far_and_skips_the_runs_not_star
         heard.append(info.text)
         stop.set()
 
-    result = hybrid.portfolio(puzzle, [1, 2, 3], time_limit=0.5, workers=1, jobs=1, progress=progress, stop=stop)
+    result = pf.portfolio(puzzle, [1, 2, 3], time_limit=0.5, workers=1, jobs=1, progress=progress, stop=stop)
     assert len(heard) == 1 and heard[0].startswith("seed 1: ") and heard[0].endswith("1 of 3 runs done, best "
                                                                                     f"{len(result.placements)}/14")
     assert result.interrupted and result.method.startswith("portfolio of 3 seeds, best seed 1: ")
@@ -346,8 +367,8 @@ def test_a_portfolio_passes_mode_and_search_share_to_every_run(monkeypatch):
         seen.append((args[2], kw["symmetric"], kw["search_share"]))
         return SolveResult(Status.UNKNOWN, "hybrid", "fake")
 
-    monkeypatch.setattr(hybrid, "solve", fake)
-    hybrid.portfolio(parse_puzzle(SMALL_TWO_COLOURS), [4, 5], time_limit=1, jobs=1, search_share=0.3, symmetric=False)
+    monkeypatch.setattr(pf, "solve", fake)
+    pf.portfolio(parse_puzzle(SMALL_TWO_COLOURS), [4, 5], time_limit=1, jobs=1, search_share=0.3, symmetric=False)
     assert seen == [(4, False, 0.3), (5, False, 0.3)]
 
 
@@ -367,14 +388,14 @@ def test_stopped_in_the_half_turn_waste_search_the_hybrid_shows_its_partial():
 def test_a_portfolio_stops_at_the_first_complete_packing(monkeypatch):
     puzzle = load_puzzle(PUZZLES / "solo-21.toml")  # the search engine packs it at once
     runs = []
-    solve_one = hybrid.solve
+    solve_one = pf.solve
 
     def counted(*args, **kw):
         runs.append(args[2])
         return solve_one(*args, **kw)
 
-    monkeypatch.setattr(hybrid, "solve", counted)
-    result = hybrid.portfolio(puzzle, [1, 2, 3], time_limit=20, workers=2, jobs=1)  # one after the other, here
+    monkeypatch.setattr(pf, "solve", counted)
+    result = pf.portfolio(puzzle, [1, 2, 3], time_limit=20, workers=2, jobs=1)  # one after the other, here
     assert result.status is Status.OPTIMAL and runs == [1]
     verify(puzzle, result.placements)
 
