@@ -41,6 +41,11 @@ KERNEL = "solver/packing/fillkernel.py"
 NEW = "solver.packing.fillkernel"
 
 
+MOVED = {"geometry": "solver.core.geometry", "pieces": "solver.core.pieces", "placements": "solver.core.placements",
+         "puzzle": "solver.puzzle.definition", "symmetry": "solver.puzzle.symmetry", "bitops": "solver.kernels.bitops",
+         "jit": "solver.kernels.jit"}
+
+
 def load_old(rev: str, where: Path, path: str | None = None) -> str:
     """Write the kernel of revision ``rev`` (or the file ``path``) into
     ``where`` as a top-level module (relative imports made absolute) and
@@ -50,9 +55,10 @@ def load_old(rev: str, where: Path, path: str | None = None) -> str:
     else:
         text = subprocess.run(["git", "show", f"{rev}:{KERNEL}"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout
-    text = re.sub(r"from \.\.(\w+)", r"from solver.\1", text)
-    text = re.sub(r"from \.(\w+)", r"from solver.packing.\1", text)
-    text = text.replace("interchangeable_colours", "interchangeable_colors")  # renamed since (issue 10)
+    # a kernel of the flat layout (relative imports from solver/search/): its modules where they are now
+    for old, new in MOVED.items():
+        text = re.sub(rf"from \.{{1,2}}{old} import", f"from {new} import", text)
+    text = text.replace("interchangeable_colours", "interchangeable_colors")  # a name of older revisions
     name = "fillkernel_old_" + re.sub(r"\W", "_", "file" if path else rev)
     (where / f"{name}.py").write_text(text)
     return name

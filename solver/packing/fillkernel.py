@@ -34,7 +34,7 @@ arguments): :class:`Placements` (constant per-placement tables),
 :class:`Rules` (scalars), :class:`Colours` (per-colour constants),
 :class:`Slots` (the pieces on the board: set-up pieces, then one per
 level), :class:`Stack` (the explicit DFS stack: one row per level) and
-:class:`Progress` (counters and the solution buffer, shared with Python).
+:class:`Shared` (counters and the solution buffer, shared with Python).
 The stack lives in numpy arrays, so :meth:`FillKernel.run` can stop after a
 node budget and resume.
 
@@ -79,7 +79,7 @@ PRUNED, DEAD_END, SOLUTION, BRANCHED = 0, 1, 2, 3
 NO_LIMIT = 1 << 40  # an option count never reached
 NO_SQUARE = 1 << 20  # the lowest empty square of a full board
 
-# Progress.counters: what the kernel and the caller read and write between
+# Shared.counters: what the kernel and the caller read and write between
 # calls (a named tuple's scalar fields are read-only, so these live in one
 # int64 array; the last two are limits the caller sets)
 C_LEVEL, C_NODES, C_COUNT, C_STORED, C_STARTED, C_DONE, C_KEEP, C_STOP = range(8)
@@ -176,7 +176,7 @@ class Stack(NamedTuple):
     shape_saved: np.ndarray  # (LV, 2) uint64 shape_block of the piece moved at level l, before the move
 
 
-class Progress(NamedTuple):
+class Shared(NamedTuple):
     """What the kernel and its caller share between calls."""
 
     counters: np.ndarray  # (8,) int64, indexed by C_*
@@ -1071,11 +1071,6 @@ class FillKernel:
         return int(self.ctl[C_STORED])
 
     @property
-    def solution_array(self) -> np.ndarray:
-        """The stored solutions: shape (n, pieces, 2), (colour, placement)."""
-        return self.solbuf[: self.stored, : self.D]
-
-    @property
     def solutions(self) -> list[list[tuple[int, int]]]:
         """The stored solutions as lists of (colour, placement index)."""
         n = self.stored
@@ -1090,7 +1085,7 @@ class FillKernel:
         Returns early (False) also when ``stop_after`` solutions are found."""
         while True:
             status = _kernel(self.placements, self.cover, self.board_masks, self.rules, self.colors,
-                             self.slots, self.stack, Progress(self.ctl, self.solbuf), np.int64(max_nodes))
+                             self.slots, self.stack, Shared(self.ctl, self.solbuf), np.int64(max_nodes))
             if status == BUFFER_FULL:
                 rows = min(self._keep, max(16, 2 * len(self.solbuf)))
                 grown = np.zeros((rows,) + self.solbuf.shape[1:], np.int32)

@@ -349,7 +349,15 @@ def test_solve_json_fields_and_verified_order(capsys):
         pos.push(pos.parse_move(x["squares"], COLORS.index(x["color"])))
 
 
-def test_solve_infeasible_exit_code_and_text(capsys):
+def test_solve_infeasible_exit_code_and_text(capsys, tmp_path):
+    path = tmp_path / "tiny.toml"  # a V3 and an I3 cannot tile 3 x 2
+    path.write_text('[board]\nsize = "3x2"\n[pieces]\nblue = "V3 I3"\n[rules]\nconnect = "free"\n')
+    assert main(["solve", str(path)]) == 3
+    assert "Status: INFEASIBLE" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_solve_the_bundled_impossible_fill_exit_code_and_text(capsys):
     code = main(["solve", str(PUZZLE_DIR / "fill-6x6-impossible.toml")])
     out = capsys.readouterr().out
     assert code == 3

@@ -157,6 +157,7 @@ def test_analyze_prints_its_answer_when_the_image_cannot_be_written(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_annotate_reports_when_the_plot_cannot_be_written(tmp_path):
     record, plot = tmp_path / "out.blksgf", tmp_path / "plot.png"
     proc = blokus("annotate", FINISHED, "-o", str(record), "--plot", str(plot), "--time-limit", "5",
@@ -169,6 +170,7 @@ def test_annotate_reports_when_the_plot_cannot_be_written(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.blksgf"]
 
 
+@pytest.mark.slow
 def test_a_batch_on_a_full_disk_reports_every_game_and_writes_its_summary(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
@@ -238,6 +240,7 @@ def test_a_cpsat_solve_takes_fewer_workers_to_fit_the_memory(tmp_path):
     assert json.loads(proc.stdout)["status"] in ("OPTIMAL", "UNKNOWN")
 
 
+@pytest.mark.slow
 def test_a_lost_scheduler_fails_each_game_cleanly_and_the_summary_is_written(tmp_path):
     """A real scheduler and worker processes of their own; the scheduler is
     killed while the games run: each game is reported lost, no Dask

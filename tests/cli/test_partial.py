@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from solver.formats.puzzle_file import load_puzzle
 from solver.puzzle.result import Status
 from solver.puzzle.verify import verify
@@ -84,6 +86,7 @@ def test_ctrl_c_stops_a_cpsat_count():
     assert obj["status"] in ("FEASIBLE", "UNKNOWN") and "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_the_hybrids_lns_prints_its_best_partial_and_exits_130(tmp_path):
     """The hybrid's LNS phase (``--search-share 0``: it starts at once, from
     nothing) stopped by SIGINT after its first reported step with a piece

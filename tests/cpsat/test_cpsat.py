@@ -103,6 +103,7 @@ def test_cpsat_solves_solo21_from_scratch():
     assert len(result.order) == 21 and verify(puzzle, result.order).order
 
 
+@pytest.mark.slow
 def test_hint_is_complete_and_solo84_is_confirmed_from_it():
     puzzle = load_puzzle(PUZZLES / "solo-84.toml")
     found = solve(puzzle, time_limit=60, mode="symmetric")

@@ -354,6 +354,7 @@ def test_cli_keeps_the_byte_order_mark_and_crlf_line_ends(duo_file, tmp_path, ca
     assert COMMENT_MARK.encode() in data
 
 
+@pytest.mark.slow
 def test_ctrl_c_writes_and_prints_the_moves_proven_so_far(tmp_path):
     """SIGINT, as Ctrl-C sends it, once the walk has proven a few moves of a
     game too long to annotate in the limit: the proven moves are written to

@@ -267,6 +267,7 @@ def test_cli_on_an_existing_scheduler(cluster, games, tmp_path, capsys):
     assert (out / "duo-1.blksgf").exists() and (out / "summary.csv").exists()
 
 
+@pytest.mark.slow
 def test_cli_starts_a_local_cluster(games, tmp_path, capsys):
     out = tmp_path / "out"
     code = main(["annotate", str(games / "duo-5.blksgf"), str(games / "duo-6.blksgf"), "--from", "1",
@@ -298,6 +299,7 @@ def test_same_names_in_two_folders_are_refused(games, tmp_path, capsys):
     assert "have the same name" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
     """SIGINT once two quick games are done and a long one runs: those two
     are kept, summary.csv lists the long one as not done, exit 130; a rerun

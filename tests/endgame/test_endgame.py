@@ -326,6 +326,7 @@ def test_an_unproven_solo_optimum_shows_its_proven_range(capsys):
             assert re.search(r"[+-]\d+\.\.[+-]\d+", row), row
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_an_analysis_with_what_was_proven():
     """SIGINT, as Ctrl-C sends it, in the middle of a long game-tree search:
     the threads stop (no wait for the deadline), the analysis is printed

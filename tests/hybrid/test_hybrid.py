@@ -188,6 +188,7 @@ def test_a_portfolio_of_seeds_keeps_the_best_run():
         solve(puzzle, "search", portfolio=2)
 
 
+@pytest.mark.slow
 def test_a_portfolio_of_more_runs_than_jobs_runs_them_all_in_turn(capsys):
     # a puzzle no run packs in seconds (a complete packing would stop the runs not started)
     path = PUZZLES / "frontier-2c-12x15.toml"

@@ -34,6 +34,7 @@ def test_solo21_for_every_color(color):
     assert len(order) == 21
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["solo-84", "solo-84-monomino-last"])
 def test_solo84_symmetric_search(name):
     puzzle = load_puzzle(PUZZLES / f"{name}.toml")
