@@ -19,6 +19,7 @@ from solver.core.pieces import PIECES
 from solver.core.text import counted
 from solver.cpsat.encoding import ENCODINGS, Encoding
 from solver.errors import BlokusError, OptionError, OutputError
+from solver.formats.solution_file import placement_json, solution_to_json
 from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal
@@ -457,10 +458,6 @@ def cmd_moves(args) -> int:
 
 # -- solve ----------------------------------------------------------------------
 
-def _placement_json(table, color: str, p: int) -> dict:
-    return {"color": color, "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
-
-
 def _engine_json(r) -> dict:
     out = {"status": r.status.value, "seconds": round(r.seconds, 3), "method": r.method}
     for name in ("objective", "bound", "solution_count"):
@@ -550,20 +547,18 @@ def _report_failed(failed: list[str], code: int) -> int:
 
 def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
     t = puzzle.table
-    obj = {
-        "puzzle": puzzle.name,
+    obj = solution_to_json(puzzle, result.placements, result.best_partial)  # a solution file, and more
+    obj.update({
         "status": result.status.value,
         "engine": result.engine,
         "method": result.method,
         "seconds": round(result.seconds, 3),
         "nodes": result.nodes,
-        "placements": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.placements],
-        "order": [_placement_json(t, puzzle.color_name(c), p) for c, p in result.order],
-        "best_partial": result.best_partial,
+        "order": [placement_json(t, puzzle.color_name(c), p) for c, p in result.order],
         "pieces_left": {puzzle.color_name(c): [PIECES[i].name for i in _left(puzzle, result, c)]
                         for c in puzzle.colors},
         "interrupted": result.interrupted,
-    }
+    })
     if puzzle.goal is Goal.MAXIMIZE:
         obj["objective"] = result.objective
         obj["bound"] = result.bound
@@ -683,7 +678,7 @@ def _render_analysis(args, pos, a, n: int, total: int) -> None:
 
 def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[str]) -> dict:
     t = pos.table
-    best_move = None if a.best_move is None else _placement_json(t, pos.name(a.best_move.color), a.best_move.placement)
+    best_move = None if a.best_move is None else placement_json(t, pos.name(a.best_move.color), a.best_move.placement)
     obj = {
         "file": args.file,
         "variant": record.variant.game,
@@ -704,7 +699,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
                 "proven_by": r.proven_by,
                 "bound": r.solo_optimum if r.proven else r.bound,
                 "pieces_left": [PIECES[i].name for i in pos.pieces_left(r.color)],
-                "placements": [_placement_json(t, pos.name(c), p) for c, p in r.placements],
+                "placements": [placement_json(t, pos.name(c), p) for c, p in r.placements],
                 "guaranteed": r.guaranteed,
                 "disagreement": r.disagreement,
             }

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
+from solver.core.placements import Placement, PlacementTable
 from solver.errors import BlokusError
 from solver.files import read_input
 from solver.puzzle.definition import Puzzle
@@ -39,15 +40,16 @@ class Checked:
     total: int  # pieces of the puzzle
 
 
+def placement_json(table: PlacementTable, color: str, p: Placement) -> dict:
+    """One placement as every JSON output writes it: colour, piece, squares."""
+    return {"color": color, "piece": PIECES[table.piece[p]].name, "squares": table.name(p)}
+
+
 def solution_to_json(puzzle: Puzzle, placements: Solution, partial: bool = False) -> dict:
-    """A solution file's object (the fields ``--check`` reads)."""
-    t = puzzle.table
-    return {
-        "puzzle": puzzle.name,
-        "best_partial": partial,
-        "placements": [{"color": puzzle.color_name(c), "piece": PIECES[t.piece[p]].name, "squares": t.name(p)}
-                       for c, p in placements],
-    }
+    """A solution file's object (the fields ``--check`` reads); ``blokus
+    solve --json`` prints it with the solve's other fields."""
+    return {"puzzle": puzzle.name, "best_partial": partial,
+            "placements": [placement_json(puzzle.table, puzzle.color_name(c), p) for c, p in placements]}
 
 
 def read_solution(puzzle: Puzzle, path) -> tuple[Solution, bool]:
