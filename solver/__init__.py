@@ -12,6 +12,7 @@ from solver.core.pieces import PIECES, Piece, piece_by_name
 from solver.core.placements import PlacementTable, placement_table
 from solver.core.position import Move, Position
 from solver.core.variants import VARIANTS, Variant
+from solver.deadline import Deadline
 from solver.drawing.render import render_position, render_solution
 from solver.endgame.analysis import Analysis, analyze
 from solver.endgame.annotate import annotate
@@ -40,7 +41,7 @@ __all__ = [
     "Position", "Move", "Variant", "VARIANTS", "Board", "CLASSIC_BOARD", "COLORS", "PIECES", "Piece",
     "piece_by_name", "PlacementTable", "placement_table",
     # solving, analysing, annotating, drawing
-    "solve", "Engine", "SolveResult", "Status", "analyze", "Analysis", "annotate", "GameAnnotation",
+    "solve", "Engine", "Deadline", "SolveResult", "Status", "analyze", "Analysis", "annotate", "GameAnnotation",
     "render_position", "render_solution",
     # errors
     "BlokusError", "BoardError", "IllegalMoveError", "NotationError", "OptionError", "PuzzleError", "RecordError",

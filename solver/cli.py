@@ -18,12 +18,13 @@ from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
 from solver.core.text import counted
 from solver.cpsat.encoding import ENCODINGS, Encoding
+from solver.deadline import Deadline
 from solver.errors import BlokusError, OptionError, OutputError
 from solver.formats.solution_file import placement_json, solution_to_json
 from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal
-from solver.puzzle.result import Progress, Status, Stopwatch
+from solver.puzzle.result import Progress, Status
 from solver.solving import ENGINES, MAX_SEED, SOLVE_ENGINES, Engine
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
@@ -479,7 +480,7 @@ def cmd_solve(args) -> int:
     from solver.formats.puzzle_file import load_puzzle
     from solver.solving import solve
 
-    clock = Stopwatch(args.time_limit)  # the limit covers loading the puzzle too
+    clock = Deadline(args.time_limit)  # the limit covers loading the puzzle too
     puzzle = load_puzzle(args.puzzle)
     if args.check:
         return _check_file(puzzle, args.check)
@@ -489,7 +490,7 @@ def cmd_solve(args) -> int:
         check_output(args.render)  # fail before solving
     printer = _ProgressPrinter()
     try:
-        result = solve(puzzle, args.engine, printer, time_limit=max(clock.left(), 1e-3), seed=args.seed,
+        result = solve(puzzle, args.engine, printer, time_limit=clock, seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
                        cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler,
                        jobs=args.jobs, search_share=args.search_share)
@@ -641,7 +642,7 @@ def _placed_text(puzzle, result) -> str:
 def cmd_analyze(args) -> int:
     from solver.endgame.analysis import analyze
 
-    clock = Stopwatch(args.time_limit)  # the limit covers reading the record too
+    clock = Deadline(args.time_limit)  # the limit covers reading the record too
     record, pos = _load_position(args)
     if args.render:
         from solver.drawing.render import check_output
@@ -649,6 +650,7 @@ def cmd_analyze(args) -> int:
         check_output(args.render)  # fail before the analysis
     printer = _ProgressPrinter()
     try:
+        # seconds, not the deadline: the limit starts again once the compiled tree is loaded
         a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer)
     finally:
         printer.done()

@@ -8,16 +8,17 @@ import math
 from enum import StrEnum
 from typing import TypeVar
 
+from solver.deadline import Deadline
 from solver.errors import OptionError
 
 E = TypeVar("E", bound=StrEnum)
 MAX_WORKERS = 256  # processes or threads a command may ask for
 
 
-def check_time_limit(value: float | None, name: str = "time limit") -> float | None:
-    """A time limit in seconds: positive and finite, or None for none."""
-    if value is None:
-        return None
+def check_time_limit(value: Deadline | float | None, name: str = "time limit") -> Deadline | float | None:
+    """A time limit in seconds (positive and finite), a Deadline, or None for none."""
+    if value is None or isinstance(value, Deadline):
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise OptionError(f"{name} must be a positive number of seconds, not {value!r}")
     return float(value)

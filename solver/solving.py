@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Iterator
 
+from solver.deadline import Deadline
 from solver.errors import OptionError
 from solver.options import MAX_WORKERS, check_int, check_time_limit, choice
 from solver.packing.driver import Mode
 from solver.puzzle.definition import Goal, Puzzle
-from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Stopwatch
+from solver.puzzle.result import ProgressCallback, Solution, SolveResult
 from solver.puzzle.symmetry import count_classes
 from solver.puzzle.verify import VerificationError, verify
 
@@ -50,7 +51,7 @@ class SolveOptions:
     ``encoding``, ``cpsat_params`` and ``hint`` (a complete solution to
     start from) are CP-SAT's."""
 
-    time_limit: float | None = 60.0
+    time_limit: Deadline | float | None = 60.0  # seconds, or a Deadline (one for every engine of the solve)
     seed: int = 0
     count: bool = False
     mode: Mode = Mode.AUTO
@@ -81,7 +82,7 @@ class SolveOptions:
 
 
 def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: ProgressCallback | None = None, *,
-          time_limit: float | None = 60.0, seed: int = 0, count: bool = False, mode: Mode | str = Mode.AUTO,
+          time_limit: Deadline | float | None = 60.0, seed: int = 0, count: bool = False, mode: Mode | str = Mode.AUTO,
           workers: int = 0, encoding: str = "auto", cpsat_params: str = "", hint: Solution | None = None,
           portfolio: int = 0, scheduler: str | None = None, jobs: int = 0,
           search_share: float | None = None) -> SolveResult:
@@ -93,13 +94,14 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: Progre
     engine = choice(Engine, engine, "engine")
     opts = SolveOptions(time_limit, seed, count, mode, workers, encoding, cpsat_params, hint, portfolio, scheduler,
                         jobs, search_share)
+    opts = replace(opts, time_limit=Deadline.of(opts.time_limit))  # the one form every engine gets
     if opts.portfolio and engine is not Engine.HYBRID:
         raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
     if engine is Engine.HYBRID and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles; it does not count or maximize")
     if opts.count and puzzle.goal is Goal.MAXIMIZE:
         raise OptionError(f"{puzzle.name}: counting counts place-all solutions, and the goal is maximize")
-    clock = Stopwatch()
+    clock = Deadline()
     with ctrl_c_stops() as stop:
         if engine is Engine.BOTH:
             result = _both(puzzle, opts, progress, stop)
@@ -208,14 +210,15 @@ def _both(puzzle: Puzzle, opts: SolveOptions, progress: ProgressCallback | None,
     search only found; then the two are compared."""
     from solver.puzzle.crosscheck import combine
 
-    clock = Stopwatch(opts.time_limit)
-    half = None if opts.time_limit is None else opts.time_limit / 2
-    first = _run(puzzle, Engine.SEARCH, replace(opts, time_limit=half), progress, stop)
+    deadline = opts.time_limit
+    left = deadline.left()
+    first = _run(puzzle, Engine.SEARCH, replace(opts, time_limit=deadline.within(None if left is None else left / 2)),
+                 progress, stop)
     if first.interrupted:  # Ctrl-C: report what the search engine has
         return first
     counting = opts.count or puzzle.goal is Goal.COUNT
     hint = first.placements if first.placements and not counting and not first.best_partial else None
-    left = clock.left()
-    rest = None if left is None else max(1.0, left)
+    left = deadline.left()
+    rest = deadline if left is None else Deadline(max(1.0, left))  # CP-SAT gets a second even when search took all
     second = _run(puzzle, Engine.CPSAT, replace(opts, time_limit=rest, hint=hint), progress, stop)
     return combine(puzzle, first, second)

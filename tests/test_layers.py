@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "solver"
 
 # lowest first; a module may import its own layer and the layers before it
 LAYERS = [
-    ("solver.errors", "solver.files", "solver.options", "solver.version"),
+    ("solver.deadline", "solver.errors", "solver.files", "solver.options", "solver.version"),
     ("solver.core",),
     ("solver.puzzle",),
     ("solver.formats",),

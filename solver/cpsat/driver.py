@@ -23,6 +23,7 @@ from solver.cpsat.playorder import add_play_order
 from solver.cpsat.playorder import parameters as play_order_parameters
 from solver.cpsat.variables import CpsatError, PuzzleModel
 from solver.cpsat.warmstart import warm_start
+from solver.deadline import Deadline
 from solver.puzzle.definition import Connect, Goal, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import interchangeable_colors
@@ -55,7 +56,7 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
 
 def solve(
     puzzle: Puzzle,
-    time_limit: float | None = 60.0,
+    time_limit: Deadline | float | None = 60.0,
     workers: int = 0,
     seed: int = 0,
     params: str = "",
@@ -71,8 +72,10 @@ def solve(
     one per core. Statuses map one to one; a place-all puzzle with a
     solution is OPTIMAL. ``stop`` set (by a Ctrl-C handler: CP-SAT itself
     stops its search at SIGINT) ends the rounds of cuts, and the result
-    says it was interrupted."""
-    start = time.monotonic()
+    says it was interrupted. ``time_limit``: seconds or a Deadline (the
+    model's building counts too)."""
+    deadline = Deadline.of(time_limit)
+    start = deadline.start
     counting = count or puzzle.goal is Goal.COUNT
     if counting:
         puzzle = puzzle.with_goal(Goal.COUNT)
@@ -99,7 +102,7 @@ def solve(
     if stop is not None:
         solver.parameters.catch_sigint_signal = False  # the caller's stop event takes Ctrl-C
     with supervised(solver, stop, progress, start):
-        status, rounds = _solve_with_cuts(solver, m, watcher, time_limit, start, stop)
+        status, rounds = _solve_with_cuts(solver, m, watcher, deadline, stop)
     if status == cp_model.MODEL_INVALID:
         raise CpsatError(f"CP-SAT rejected the model: {m.model.validate()}")
     stats = {"rounds": rounds, **m.size}
@@ -187,8 +190,8 @@ def _set_parameters(p, puzzle: Puzzle, workers: int, seed: int, params: str, cou
         raise CpsatError(f"bad CP-SAT parameters {params!r} (expected e.g. 'num_workers:4,random_seed:3')")
 
 
-def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watcher, time_limit: float | None,
-                     start: float, stop: threading.Event | None = None) -> tuple[int, int]:
+def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watcher, deadline: Deadline,
+                     stop: threading.Event | None = None) -> tuple[int, int]:
     """Solve within what is left of the time limit; under the ``cuts``
     encoding of the ``game`` rule (not when counting: the watcher drops
     disconnected solutions), add the cuts a solution breaks and solve again
@@ -198,8 +201,8 @@ def _solve_with_cuts(solver: cp_model.CpSolver, m: PuzzleModel, watcher: _Watche
     while True:
         if stop is not None and stop.is_set():
             return cp_model.UNKNOWN, rounds
-        if time_limit is not None:
-            left = time_limit - (time.monotonic() - start)
+        left = deadline.left()
+        if left is not None:
             if left <= 0:
                 return cp_model.UNKNOWN, rounds
             solver.parameters.max_time_in_seconds = left

@@ -31,10 +31,11 @@ from solver.core.pieces import MONOMINOES
 from solver.core.position import Move, Position
 from solver.core.scoring import best_bonus
 from solver.core.text import counted
+from solver.deadline import Deadline
 from solver.endgame.trees import TABLE_BITS, TREE_THREADS, Tree, choose, load_compiled_tree
 from solver.options import check_time_limit, choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
-from solver.puzzle.result import Progress, ProgressCallback, Status, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback, Status
 from solver.solving import ENGINES, Engine, ctrl_c_stops, solve
 
 
@@ -187,7 +188,7 @@ def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
         from solver.endgame.gametree import OutOfTime, solo_optimum
 
         try:
-            return solo_optimum(pos, c, time.monotonic() + limit)[0] - pos.score(c)
+            return solo_optimum(pos, c, Deadline(limit).at)[0] - pos.score(c)
         except OutOfTime:
             return None
     from solver.packing.driver import best_value
@@ -196,15 +197,15 @@ def _solo_gain(pos: Position, c: int, limit: float) -> int | None:
     return None if value is None else value - pos.score(c)
 
 
-def _solo(pos: Position, color: int, engine: Engine, time_limit: float, options: dict,
+def _solo(pos: Position, color: int, engine: Engine, deadline: Deadline, options: dict,
           tree: Tree) -> ColorReport:
     now = pos.score(color)
     if not pos.hand[color] or not pos.legal_placements(color):
         # nothing left to place, or never a move again: the score is final
         return ColorReport(color, now, now, True, "rules")
     if pos.variant.copies > 1:
-        return _solo_by_play(pos, color, time_limit, tree)
-    result = solve(solo_puzzle(pos, color), engine, time_limit=time_limit, **options)
+        return _solo_by_play(pos, color, deadline, tree)
+    result = solve(solo_puzzle(pos, color), engine, time_limit=deadline, **options)
     proven = result.status is Status.OPTIMAL
     proven_by = None
     if proven:
@@ -214,7 +215,7 @@ def _solo(pos: Position, color: int, engine: Engine, time_limit: float, options:
                        result.order, disagreement=result.disagreement)
 
 
-def _solo_by_play(pos: Position, color: int, time_limit: float, tree: Tree) -> ColorReport:
+def _solo_by_play(pos: Position, color: int, deadline: Deadline, tree: Tree) -> ColorReport:
     """A solo optimum by a one-colour game tree (Junior: each piece twice,
     which the puzzle engines do not model): the compiled one where it
     applies, else the Python one over the rules core; the line it reports
@@ -227,7 +228,7 @@ def _solo_by_play(pos: Position, color: int, time_limit: float, tree: Tree) -> C
         from solver.endgame.gametree import solo_optimum
     now = pos.score(color)
     try:
-        value, line, _ = solo_optimum(pos, color, time.monotonic() + time_limit)
+        value, line, _ = solo_optimum(pos, color, deadline.at)
     except OutOfTime:
         return ColorReport(color, now, None, False, bound=now + ScoreOutlook.most(pos, color, reach(pos, color)))
     _check_line(pos, color, line, value)
@@ -246,7 +247,7 @@ def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None
         raise AssertionError(f"{pos.name(color)}'s solo line reaches {alone.score(color)}, not {value}: a bug")
 
 
-def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: Engine | str = Engine.SEARCH,
+def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0, engine: Engine | str = Engine.SEARCH,
             options: dict | None = None, progress: ProgressCallback | None = None,
             tree: Tree | str = Tree.COMPILED) -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
@@ -261,7 +262,7 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: E
     groups = interaction_groups(pos)
     if tree is Tree.COMPILED and (groups or pos.variant.copies > 1):
         load_compiled_tree(pos, progress)
-    clock = Stopwatch(time_limit)
+    clock = Deadline.of(time_limit)  # (from here: the compiled tree is loaded)
 
     def say(text: str) -> None:
         if progress:
@@ -278,17 +279,17 @@ def analyze(pos: Position, two_player: bool, time_limit: float = 60.0, engine: E
                 say(f"solo optimum of {pos.name(c)}")
             left = sum(1 for a in active if a >= c)
             share = max(0.5, clock.left() / (2 * max(1, left)))
-            reports.append(_solo(pos, c, engine, share, options, tree))
+            reports.append(_solo(pos, c, engine, clock.within(share), options, tree))
         analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
         if pos.game_over:
             analysis.notes.append("the game is over: these are the final scores")
         all_proven = all(r.proven for r in reports)
         if two_player:
             say("game value (alpha-beta)")
-            _two_player(analysis, clock.deadline, all_proven, tree, stop)
+            _two_player(analysis, clock.at, all_proven, tree, stop)
         else:
             say("guaranteed scores (alpha-beta)")
-            _four_player(analysis, clock.deadline, tree, stop)
+            _four_player(analysis, clock.at, tree, stop)
         analysis.interrupted = stop.is_set()
     if analysis.interrupted:
         analysis.notes.append("interrupted (Ctrl-C): what was proven by then")

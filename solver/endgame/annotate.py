@@ -34,17 +34,17 @@ it is told in words by :mod:`solver.endgame.report`, written into the record by
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable
 
 from solver.core.position import Move, Position
+from solver.deadline import Deadline
 from solver.endgame.analysis import ScoreOutlook, reach, solo_puzzle
 from solver.endgame.gametree import OutOfTime
 from solver.errors import OptionError
 from solver.formats.sgf import GameRecord
 from solver.options import check_time_limit
 from solver.packing.driver import best_value
-from solver.puzzle.result import Progress, ProgressCallback, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback
 from solver.solving import ctrl_c_stops, solve
 
 BIG = 10**6  # beyond any score: an open end of a bound
@@ -71,12 +71,12 @@ class _Side:
         self.nodes = 0
         self.tree: PythonTree | CompiledTree = PythonTree(self)
 
-    def _search(self, pos: Position, deadline: float | None, alpha: int, beta: int) -> tuple[int, Move | None]:
-        value, move, nodes = self.tree.search(pos, deadline, alpha, beta)
+    def _search(self, pos: Position, deadline: Deadline, alpha: int, beta: int) -> tuple[int, Move | None]:
+        value, move, nodes = self.tree.search(pos, deadline.at, alpha, beta)
         self.nodes += nodes
         return value, move
 
-    def value(self, pos: Position, deadline: float | None, hint: Bounds | None = None,
+    def value(self, pos: Position, deadline: Deadline, hint: Bounds | None = None,
               search: bool = True) -> tuple[Bounds, Move | None]:
         """The value of ``pos`` (exact, or proven bounds when the search ran
         out of time or ``search`` is off) and the best move found. ``hint``:
@@ -87,7 +87,7 @@ class _Side:
         bounds = Bounds(*self.outlook(pos)).meet(hint)
         if bounds.lo > bounds.hi:
             raise AssertionError(f"contradictory bounds {bounds} at {pos!r}: a bug")
-        if bounds.exact or not search or (deadline is not None and time.monotonic() >= deadline):
+        if bounds.exact or not search or deadline.expired():
             return bounds, None
         try:
             value, move = self._search(pos, deadline, bounds.lo - 1, bounds.hi + 1)
@@ -96,7 +96,7 @@ class _Side:
             return bounds.meet(Bounds(*proven) if proven else None), None
         return Bounds(value, value), move
 
-    def reaches(self, pos: Position, target: int, maximising: bool, deadline: float | None) -> bool | None:
+    def reaches(self, pos: Position, target: int, maximising: bool, deadline: Deadline) -> bool | None:
         """Whether the value of ``pos`` is at least ``target`` (``maximising``)
         or at most it (otherwise); None when time ran out. A narrow
         aspiration window around the target: a result outside it is a proven
@@ -193,7 +193,7 @@ def main_line(record: GameRecord) -> tuple[list[Position], int]:
 class _Walk:
     """The backwards walk over one game (see the module docstring)."""
 
-    def __init__(self, record: GameRecord, time_limit: float, from_move: int | None,
+    def __init__(self, record: GameRecord, time_limit: Deadline | float, from_move: int | None,
                  progress: ProgressCallback | None, tree: Tree, stop: threading.Event):
         self.record = record
         self.stop = stop
@@ -204,10 +204,11 @@ class _Walk:
         self.solo = record.variant.copies == 1  # solo puzzles hold each piece once
         start = self.positions[0]
         compiled = choose(start, tree) is Tree.COMPILED
-        self.sides = _Sides(record.variant.two_player, min(1.0, time_limit / 20), self.solo,
+        self.clock = Deadline.of(time_limit)
+        seconds = self.clock.left()
+        self.walk = self.clock.within(WALK_SHARE * seconds)  # the values; then best lines and only moves
+        self.sides = _Sides(record.variant.two_player, min(1.0, seconds / 20), self.solo,
                             start.board if compiled else None, stop)
-        self.clock = Stopwatch(time_limit)
-        self.walk_deadline = self.clock.start + WALK_SHARE * time_limit
         self.values: dict[tuple[int, int], tuple[Bounds, Move | None]] = {}
         self.notes: list[str] = []
         if not self.solo and not compiled:
@@ -236,11 +237,11 @@ class _Walk:
                 pos = self.at(j)
                 after = nxt[0]
                 hint = Bounds(after.lo, BIG) if pos.to_move in side.maximiser else Bounds(-BIG, after.hi)
-            self.values[key] = side.value(self.at(j), self.walk_deadline, hint, search and self._time())
+            self.values[key] = side.value(self.at(j), self.walk, hint, search and self._time())
         return self.values[key]
 
     def _time(self) -> bool:
-        return time.monotonic() < self.walk_deadline and not self.stop.is_set()
+        return not self.walk.expired() and not self.stop.is_set()
 
     def first_move(self) -> int:
         if self.from_move is None:
@@ -296,14 +297,14 @@ class _Walk:
         if note.loss == 0:
             note.best_move = played  # the move played is (one of) the best
         if not self.record.variant.two_player and self.solo and self._time():
-            note.solo_optimum = _solo_optimum(pos, c, min(1.0, self.walk_deadline - time.monotonic()))
+            note.solo_optimum = _solo_optimum(pos, c, min(1.0, self.walk.left()))
         return note
 
     def report(self, k: int, stop: int, done: int) -> None:
         if self.progress is None:
             return
         if self.from_move is None:
-            share = min(1.0, self.clock.elapsed / (self.walk_deadline - self.clock.start))
+            share = min(1.0, self.clock.elapsed / (self.walk.at - self.clock.start))
             what = f"back to move {k}"
         else:
             share = done / (self.total - stop + 1)
@@ -321,7 +322,7 @@ def _solo_optimum(pos: Position, color: int, limit: float) -> int | None:
     return best_value(solo_puzzle(pos, color), time_limit=limit)
 
 
-def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None = None,
+def annotate(record: GameRecord, time_limit: Deadline | float = 60.0, from_move: int | None = None,
              progress: ProgressCallback | None = None, source: str | None = None,
              tree: Tree | str = Tree.COMPILED) -> GameAnnotation:
     """Annotate the main line of a game record from ``from_move`` (1-based)
@@ -330,7 +331,8 @@ def annotate(record: GameRecord, time_limit: float = 60.0, from_move: int | None
     the rest to best lines of mistakes and only-move checks. ``tree``:
     ``compiled`` (the numba engine, where it applies) or ``python`` (the
     reference), as for :func:`solver.endgame.analysis.analyze`."""
-    check_time_limit(time_limit)
+    if check_time_limit(time_limit) is None:
+        raise OptionError("annotate needs a time limit: it shares it out over the game")
     tree = wanted(tree)
     _load_tree(record, tree, progress)  # before the limit, and before Ctrl-C is caught: a compile ends at once
     with ctrl_c_stops() as stop:
@@ -358,9 +360,9 @@ def _finish(walk: _Walk, notes: list[MoveNote]) -> None:
     """With the time left: a best move where the search settled a position
     without one, the best line of every mistake, then whether each best
     move played was the only one (the tables are warm from the walk)."""
-    deadline = walk.clock.deadline
+    deadline = walk.clock
     for n in notes:
-        if n.mistake and time.monotonic() < deadline:
+        if n.mistake and not deadline.expired():
             side = walk.sides(n.color)
             pos = walk.at(n.move - 1)
             if n.best_move is None and n.before.exact:
@@ -368,21 +370,21 @@ def _finish(walk: _Walk, notes: list[MoveNote]) -> None:
             if n.best_move is not None:
                 n.best_line = _best_line(side, pos, n.best_move, deadline)
     for n in notes:
-        if n.loss == 0 and time.monotonic() < deadline:
+        if n.loss == 0 and not deadline.expired():
             n.only_move = _only_move(walk.sides(n.color), walk.at(n.move - 1), n, deadline)
 
 
-def _settled_best(side: _Side, pos: Position, note: MoveNote, deadline: float) -> Move | None:
+def _settled_best(side: _Side, pos: Position, note: MoveNote, deadline: Deadline) -> Move | None:
     """A best move in a position the outlook settled (every colour plays
     alone from here): the first move of a play order reaching the mover's
     solo optimum, checked; else the first move that keeps the value."""
     c = note.color
-    left = max(0.05, deadline - time.monotonic())
+    left = max(0.05, deadline.left())
     order = solve(solo_puzzle(pos, c), "search", time_limit=min(1.0, left)).order if pos.variant.copies == 1 else []
     candidates = [Move(c, order[0][1])] if order and order[0][0] == c else []
     candidates += [m for m in pos.legal_moves(c) if m not in candidates]
     for m in candidates:
-        if time.monotonic() >= deadline:
+        if deadline.expired():
             return None
         child = pos.copy()
         child.push(m)
@@ -392,13 +394,13 @@ def _settled_best(side: _Side, pos: Position, note: MoveNote, deadline: float) -
     return None
 
 
-def _best_line(side: _Side, pos: Position, first: Move, deadline: float) -> list[Move]:
+def _best_line(side: _Side, pos: Position, first: Move, deadline: Deadline) -> list[Move]:
     """The best line from ``pos``: ``first``, then the best replies the
     table knows (or a search finds), until the rest is settled."""
     q = pos.copy()
     line = [first]
     q.push(first)
-    while not q.game_over and len(line) < MAX_LINE and time.monotonic() < deadline:
+    while not q.game_over and len(line) < MAX_LINE and not deadline.expired():
         value, move = side.value(q, deadline)
         if move is None or not value.exact:
             break
@@ -407,7 +409,7 @@ def _best_line(side: _Side, pos: Position, first: Move, deadline: float) -> list
     return line
 
 
-def _only_move(side: _Side, pos: Position, note: MoveNote, deadline: float) -> bool | None:
+def _only_move(side: _Side, pos: Position, note: MoveNote, deadline: Deadline) -> bool | None:
     """Whether the played move is the only one that keeps the value (None
     when time ran out)."""
     target = note.before.lo

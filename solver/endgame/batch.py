@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from solver.deadline import Deadline
 from solver.endgame.annotate import annotate
 from solver.endgame.annotated_record import annotated_sgf
 from solver.endgame.plot import plot_annotation
@@ -18,7 +19,7 @@ from solver.endgame.trees import Tree
 from solver.errors import BlokusError, OptionError, OutputError
 from solver.files import check_writable, make_folder, write_file
 from solver.formats.sgf import GameRecord, load_record_text, read_record
-from solver.puzzle.result import Progress, ProgressCallback, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
         outcomes = run_serial(task, inputs)
     else:
         outcomes = run_tasks(task, inputs, workers=min(workers, max(1, len(inputs))), scheduler=scheduler)
-    clock = Stopwatch()
+    clock = Deadline()
     try:
         _collect(outcomes, out_dir, report, files, clock, progress, on_outcome)
     except KeyboardInterrupt:  # Ctrl-C: the games done are kept, the summary says which are not
@@ -232,7 +233,7 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
 INTERRUPTED = "not annotated: interrupted (Ctrl-C)"
 
 
-def _collect(outcomes, out_dir, report: BatchReport, files: list[str], clock: Stopwatch,
+def _collect(outcomes, out_dir, report: BatchReport, files: list[str], clock: Deadline,
              progress: ProgressCallback | None, on_outcome: Callable[[object], None] | None) -> None:
     """Write each game's outputs as its outcome arrives and keep the report."""
     for outcome in outcomes:

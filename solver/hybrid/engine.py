@@ -40,6 +40,7 @@ import os
 import random
 import threading
 
+from solver.deadline import Deadline
 from solver.errors import OptionError
 from solver.hybrid.lns import LnsStats, Repair
 from solver.hybrid.settings import DEFAULT, Settings
@@ -47,17 +48,11 @@ from solver.hybrid.symmetric import half_turn_reason, halves_apply, symmetric_se
 from solver.hybrid.symmetric import symmetry as find_symmetry
 from solver.packing.driver import Mode
 from solver.puzzle.definition import Goal, Puzzle
-from solver.puzzle.result import (
-    ProgressCallback,
-    Solution,
-    SolveResult,
-    Status,
-    Stopwatch,
-)
+from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 
 
-def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, workers: int = 0,
+def solve(puzzle: Puzzle, time_limit: Deadline | float | None = 60.0, seed: int = 0, workers: int = 0,
           progress: ProgressCallback | None = None, stop: threading.Event | None = None,
           start: Solution | None = None, stats: LnsStats | None = None,
           search_share: float | None = None, symmetric: bool | None = None,
@@ -78,9 +73,10 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     ``settings``: the tunables (:mod:`solver.hybrid.settings`)."""
     if puzzle.goal is not Goal.PLACE_ALL:
         raise OptionError(f"{puzzle.name}: the hybrid engine packs place-all puzzles (the goal is {puzzle.goal.value})")
-    if time_limit is None:
-        time_limit = 3600.0 * 24 * 365  # no limit: until a packing is found or Ctrl-C
-    clock = Stopwatch(time_limit)
+    clock = Deadline.of(time_limit)
+    if clock.at is None:
+        clock = Deadline(3600.0 * 24 * 365)  # no limit: until a packing is found or Ctrl-C
+    time_limit = clock.left()
     nodes = 0
     S = settings
     if symmetric is None:  # auto: the puzzle's turn, if any (the half turn won on 18x20, 13x14 and 10x18, tied on 21x17)
@@ -99,12 +95,12 @@ def solve(puzzle: Puzzle, time_limit: float | None = 60.0, seed: int = 0, worker
     if start is None:
         budget = share * time_limit if halving else min(S.search_max, share * time_limit)
         if symmetry is not None:
-            first = symmetric_search(puzzle, budget, seed, stop, progress, S)
+            first = symmetric_search(puzzle, clock.within(budget), seed, stop, progress, S)
         else:
             from solver.packing import solve as search_solve
 
-            first = search_solve(puzzle, budget, seed, Mode.GENERAL if symmetric is False else Mode.AUTO, False,
-                                 progress, stop)
+            mode = Mode.GENERAL if symmetric is False else Mode.AUTO
+            first = search_solve(puzzle, clock.within(budget), seed, mode, False, progress, stop)
         if first.status is not Status.UNKNOWN or first.interrupted:
             first.engine = "hybrid"
             first.method = f"search: {first.method}"

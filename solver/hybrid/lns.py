@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from dataclasses import dataclass, field
 
 from solver.core.geometry import mask_of, squares_of
 from solver.core.placements import Placement
+from solver.deadline import Deadline
 from solver.hybrid.settings import DEFAULT, Settings
 from solver.hybrid.symmetric import orbit_mask, square_map
 from solver.puzzle.definition import Goal, Measure, Puzzle
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
 
@@ -77,7 +77,7 @@ def sub_puzzle(puzzle: Puzzle, placements: Solution, window: int, holes: bool = 
     return sub, freed
 
 
-def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: float, seed: int = 0,
+def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: Deadline | float, seed: int = 0,
              workers: int = 1, stop: threading.Event | None = None, holes: bool = True,
              sink: int | None = None, colors: tuple[int, ...] | None = None,
              symmetry: tuple[list, dict[int, int]] | None = None, clump: bool = False) -> Solution | None:
@@ -97,7 +97,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
 
     from solver.cpsat import add_hint, build, supervised
 
-    deadline = time.monotonic() + time_limit  # building the model counts too
+    deadline = Deadline.of(time_limit)  # building the model counts too
     sub, freed = sub_puzzle(puzzle, placements, window, holes, colors)
     if not any(sub.pieces.values()):
         return None
@@ -123,7 +123,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: floa
     p = solver.parameters
     p.num_workers = max(2, workers)  # with one worker CP-SAT barely leaves the hint on these models
     p.random_seed = seed
-    left = deadline - time.monotonic()
+    left = deadline.left()
     if left < 0.05:
         return None
     p.max_time_in_seconds = left
@@ -181,7 +181,7 @@ class Repair:
     the steps without a gain (windows grow with them) and the sink; the
     best packing of all restarts."""
 
-    def __init__(self, puzzle: Puzzle, current: Solution, clock: Stopwatch, stats: LnsStats, rng: random.Random,
+    def __init__(self, puzzle: Puzzle, current: Solution, clock: Deadline, stats: LnsStats, rng: random.Random,
                  workers: int, stop: threading.Event | None, symmetry: tuple[list, dict[int, int]] | None = None,
                  settings: Settings = DEFAULT):
         try:

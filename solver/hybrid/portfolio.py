@@ -6,12 +6,13 @@ from __future__ import annotations
 import threading
 
 from solver.core.text import counted
+from solver.deadline import Deadline
 from solver.errors import OptionError
 from solver.hybrid.engine import solve
 from solver.hybrid.lns import squares_placed
 from solver.hybrid.settings import DEFAULT, Settings
 from solver.puzzle.definition import Puzzle
-from solver.puzzle.result import Progress, ProgressCallback, SolveResult, Status, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback, SolveResult, Status
 from solver.puzzle.verify import verify
 
 
@@ -35,7 +36,7 @@ class _Halt(threading.Event):
         return super().is_set() or (self.caller is not None and self.caller.is_set())
 
 
-def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0, workers: int = 0,
+def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: Deadline | float | None = 60.0, workers: int = 0,
               jobs: int | None = None, scheduler: str | None = None, progress: ProgressCallback | None = None,
               stop: threading.Event | None = None, search_share: float | None = None,
               symmetric: bool | None = None, settings: Settings = DEFAULT) -> SolveResult:
@@ -54,8 +55,9 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: float | None = 60.0,
 
     from solver.cluster import run_serial, run_tasks
 
-    clock = Stopwatch()
-    task = bind(_portfolio_task, puzzle=puzzle, time_limit=time_limit, workers=workers,
+    clock = Deadline()
+    seconds = Deadline.of(time_limit).left()  # (other processes, maybe other machines: a Deadline stays here)
+    task = bind(_portfolio_task, puzzle=puzzle, time_limit=seconds, workers=workers,
                 search_share=search_share, symmetric=symmetric, settings=settings)
     inputs = [(f"seed {s}", s) for s in seeds]
     halt = _Halt(stop)

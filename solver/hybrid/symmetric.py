@@ -10,9 +10,10 @@ import os
 import threading
 
 from solver.core.geometry import mask_of, squares_of
+from solver.deadline import Deadline
 from solver.hybrid.settings import DEFAULT, Settings
 from solver.puzzle.definition import Puzzle
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 
 
@@ -64,7 +65,7 @@ def orbit_mask(mask: int, square_map: list[int]) -> int:
         mask = grown
 
 
-def symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.Event | None,
+def symmetric_search(puzzle: Puzzle, budget: Deadline | float, seed: int, stop: threading.Event | None,
                      progress: ProgressCallback | None = None, settings: Settings = DEFAULT) -> SolveResult:
     """The symmetric search for ``budget`` seconds: under the half turn the
     compiled searches first (the two-colour halves where the puzzle halves,
@@ -75,11 +76,11 @@ def symmetric_search(puzzle: Puzzle, budget: float, seed: int, stop: threading.E
     from solver.packing.halfturn import HalfTurnBeam
     from solver.packing.symmetric import SymmetricBeam
 
-    clock = Stopwatch(budget)
+    clock = Deadline.of(budget)
     quarter = symmetry_applies(puzzle) is None
     compiled_best: tuple[Solution, str] = ([], "")
     for lanes, share in ([] if quarter else compiled_searches(puzzle, seed, settings)):
-        found, partial = compiled_phase(puzzle, lanes, share * clock.left(), stop, progress)
+        found, partial = compiled_phase(puzzle, lanes, clock.within(share * clock.left()), stop, progress)
         if found is not None:
             return found
         compiled_best = max(compiled_best, (partial, lanes[0].name), key=lambda b: len(b[0]))
@@ -131,7 +132,7 @@ def compiled_searches(puzzle: Puzzle, seed: int, settings: Settings = DEFAULT) -
     return out
 
 
-def compiled_phase(puzzle: Puzzle, lanes: list, budget: float, stop: threading.Event | None,
+def compiled_phase(puzzle: Puzzle, lanes: list, budget: Deadline | float, stop: threading.Event | None,
                     progress: ProgressCallback | None = None) -> tuple[SolveResult | None, Solution]:
     """Run the lanes of a compiled search (each restarted with new orders;
     the first here, the others on threads of their own: the kernel runs
@@ -140,7 +141,7 @@ def compiled_phase(puzzle: Puzzle, lanes: list, budget: float, stop: threading.E
     when the solve is stopped before the beam gets as far, never given to
     the LNS: they fill the board row by row, the beam's grow from the
     corners."""
-    clock = Stopwatch(budget)
+    clock = Deadline.of(budget)
     total, reported = sum(len(puzzle.pieces[c]) for c in puzzle.colors), 0.0
     done = threading.Event()
     found: list[Solution] = []

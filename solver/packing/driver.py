@@ -26,13 +26,14 @@ from typing import Callable, Iterator
 from solver.core.geometry import squares_of
 from solver.core.pieces import MONOMINO
 from solver.core.scoring import best_bonus
+from solver.deadline import Deadline
 from solver.errors import OptionError
 from solver.options import choice
 from solver.packing.beam import BeamSearch
 from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status, Stopwatch
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
 
@@ -53,7 +54,7 @@ SLICE = 0.05  # seconds a task runs before the scheduler looks again
 
 def solve(
     puzzle: Puzzle,
-    time_limit: float | None = 60.0,
+    time_limit: Deadline | float | None = 60.0,
     seed: int = 0,
     mode: Mode | str = Mode.AUTO,
     count: bool = False,
@@ -63,7 +64,7 @@ def solve(
     """Solve a puzzle with the search engine (see the module docstring);
     ``stop`` set ends the search with what it found so far."""
     mode = choice(Mode, mode, "search mode")
-    run = _Run(Stopwatch(time_limit), progress, stop=stop)
+    run = _Run(Deadline.of(time_limit), progress, stop=stop)
     if count or puzzle.goal is Goal.COUNT:
         result = _count(puzzle.with_goal(Goal.COUNT), run)
     elif puzzle.goal is Goal.MAXIMIZE:
@@ -80,7 +81,7 @@ def solve(
 class _Run:
     """One solve's clock, progress callback and what it has to show."""
 
-    clock: Stopwatch
+    clock: Deadline
     progress: ProgressCallback | None
     nodes: int = 0
     text: str = ""  # e.g. "81/84 pieces" or "objective 12"
@@ -96,20 +97,19 @@ class _Run:
 
 
 def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callable[[], int],
-              stop: Callable[[], bool], decisive: str = "", deadline: float | None = None) -> set[str]:
+              stop: Callable[[], bool], decisive: str = "", deadline: Deadline | None = None) -> set[str]:
     """Round-robin over generator tasks, each getting its share of the time,
     until ``stop()``, the deadline (the run's, or an earlier one), the
     ``decisive`` task finishing, or every task finishing; returns the names
     of the tasks that finished."""
-    if deadline is None:
-        deadline = run.clock.deadline
+    at = (deadline or run.clock).at
     used = {name: 0.0 for name in tasks}
     finished: set[str] = set()
     live = dict(tasks)
     while live:
         name = min(live, key=lambda n: used[n] / live[n][1])
         t0 = time.monotonic()
-        end = t0 + SLICE if deadline is None else min(t0 + SLICE, deadline)
+        end = t0 + SLICE if at is None else min(t0 + SLICE, at)
         try:
             while True:
                 next(live[name][0])
@@ -122,7 +122,7 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
         run.interrupted = run.stop is not None and run.stop.is_set()
         run.nodes = nodes()
         run.report()
-        if run.interrupted or decisive in finished or stop() or (deadline is not None and time.monotonic() >= deadline):
+        if run.interrupted or decisive in finished or stop() or (at is not None and time.monotonic() >= at):
             break
     return finished
 
@@ -156,7 +156,7 @@ def _collect(search, found: list, label: str | None = None) -> Iterator[None]:
         yield None
 
 
-def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: float | None = None) -> SolveResult:
+def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: Deadline | None = None) -> SolveResult:
     found: list[tuple[str, Solution]] = []
     runners: list[BeamSearch] = []
     tasks: dict[str, tuple[Iterator, float]] = {}
@@ -270,7 +270,7 @@ def _best(puzzle: Puzzle, run: _Run, cap: int | None = None) -> tuple[_Incumbent
     return best, "exhaustive" in finished or capped(), bound
 
 
-def _monomino_last(puzzle: Puzzle, run: _Run, deadline: float | None) -> tuple[Solution | None, int | None]:
+def _monomino_last(puzzle: Puzzle, run: _Run, deadline: Deadline) -> tuple[Solution | None, int | None]:
     """One colour maximising its score with the monomino in hand: the best
     conceivable score (20) needs every other piece placed and the monomino
     last. The branch and bound would enumerate every full packing to rule
@@ -281,7 +281,7 @@ def _monomino_last(puzzle: Puzzle, run: _Run, deadline: float | None) -> tuple[S
     others = tuple(i for i in puzzle.pieces[c] if i != MONOMINO)
     sub = replace(puzzle, pieces={c: others}, goal=Goal.PLACE_ALL, target=(),
                   name=f"{puzzle.name} without the monomino")
-    result = _place_all(sub, run, "auto", 0, deadline)
+    result = _place_all(sub, run, Mode.AUTO, 0, deadline)
     if result.status is Status.INFEASIBLE:
         return None, best_bonus(False)
     if result.status is not Status.OPTIMAL:
@@ -308,11 +308,11 @@ def _monomino_last_applies(puzzle: Puzzle) -> bool:
             and len(puzzle.pieces[puzzle.target[0]]) >= 2 and not puzzle.stars)
 
 
-def best_value(puzzle: Puzzle, time_limit: float | None = None) -> int | None:
+def best_value(puzzle: Puzzle, time_limit: Deadline | float | None = None) -> int | None:
     """The proven optimum of a maximize puzzle, or None when the time ran
     out: for callers that need the number only, many times over (the
     endgame tree search); nothing is reported, so nothing is verified."""
-    best, done, _ = _best(puzzle, _Run(Stopwatch(time_limit), None))
+    best, done, _ = _best(puzzle, _Run(Deadline.of(time_limit), None))
     return best.value if done else None
 
 
@@ -321,7 +321,7 @@ def _maximize(puzzle: Puzzle, run: _Run) -> SolveResult:
     top = best_bonus(True)
     if _monomino_last_applies(puzzle) and Exhaustive(puzzle).upper_bound() >= top:
         left = run.clock.left()
-        sol, cap = _monomino_last(puzzle, run, None if left is None else time.monotonic() + left / 4)
+        sol, cap = _monomino_last(puzzle, run, run.clock.within(None if left is None else left / 4))
         if sol is not None:
             return SolveResult(Status.OPTIMAL, "search", "monomino-last packing", placements=sol,
                                objective=top, bound=top)

@@ -9,7 +9,6 @@ the full count is not proven), INFEASIBLE (proven impossible), UNKNOWN
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Callable
@@ -46,25 +45,6 @@ class Progress:
 
 
 ProgressCallback = Callable[[Progress], None]
-
-
-class Stopwatch:
-    """Elapsed time and a deadline from one start (``limit`` None: none)."""
-
-    def __init__(self, limit: float | None = None):
-        self.start = time.monotonic()
-        self.deadline = None if limit is None else self.start + limit
-
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-    def left(self) -> float | None:
-        """Seconds until the deadline (never below 0), or None without one."""
-        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-
-    def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
 
 
 @dataclass

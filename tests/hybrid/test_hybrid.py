@@ -276,12 +276,12 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
 def test_scattered_hole_steps_never_return_anything_illegal(seed):
     import random as _random
 
-    from solver.puzzle.result import Stopwatch
+    from solver.puzzle.result import Deadline
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     current = _partial(puzzle, seed)
     verify(puzzle, current, partial=True)
-    repair = lns.Repair(puzzle, list(current), Stopwatch(60), lns.LnsStats(), _random.Random(seed), 2, None)
+    repair = lns.Repair(puzzle, list(current), Deadline(60), lns.LnsStats(), _random.Random(seed), 2, None)
     t = puzzle.table
     for step in range(3):
         covered = sum(t.mask[p] for _, p in repair.current)
