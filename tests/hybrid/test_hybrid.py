@@ -276,7 +276,7 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
 def test_scattered_hole_steps_never_return_anything_illegal(seed):
     import random as _random
 
-    from solver.puzzle.result import Deadline
+    from solver.deadline import Deadline
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     current = _partial(puzzle, seed)
