@@ -31,8 +31,7 @@ from solver.errors import BoardError, NotationError
 Square = int  # row * width + col; e.g. 0 is a20 on the classic board
 Mask = int  # bitmask of squares
 
-SQUARE, TRIANGLE = "square", "triangle"
-GRIDS = (SQUARE, TRIANGLE)
+from solver.core.grids import GRIDS, SQUARE, TRIANGLE, Grid  # noqa: E402 (the constants above are the grids' too)
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "green")
 COLOR_LETTERS: tuple[str, ...] = ("B", "Y", "R", "G")
@@ -101,6 +100,11 @@ class Board:
     grid: str = SQUARE
     parity: int = 0  # triangle grid: the cell in (row, col) points up when row + col + parity is even
     outside: frozenset[Square] = frozenset()  # cells of the rectangle that are not on the board
+
+    @cached_property
+    def geometry(self) -> Grid:
+        """The board's grid: what touches what, where pieces can lie."""
+        return GRIDS[self.grid]
 
     def __post_init__(self) -> None:
         problem = board_size_problem(self.width, self.height)
@@ -212,12 +216,14 @@ class Board:
         return tuple(mask_of(s) for s in self.starts)
 
     @cached_property
-    def _not_left(self) -> Mask:
+    def not_left(self) -> Mask:
+        """Every square but those of the leftmost column."""
         col0 = sum(1 << (r * self.width) for r in range(self.height))
         return self.full_mask & ~col0
 
     @cached_property
-    def _not_right(self) -> Mask:
+    def not_right(self) -> Mask:
+        """Every square but those of the rightmost column."""
         last = sum(1 << (r * self.width + self.width - 1) for r in range(self.height))
         return self.full_mask & ~last
 
@@ -226,9 +232,9 @@ class Board:
         dropping squares that leave the board."""
         w = self.width
         if dcol == 1:
-            mask = (mask & self._not_right) << 1
+            mask = (mask & self.not_right) << 1
         elif dcol == -1:
-            mask = (mask & self._not_left) >> 1
+            mask = (mask & self.not_left) >> 1
         if drow == 1:
             mask <<= w
         elif drow == -1:
@@ -268,32 +274,20 @@ class Board:
 
     def edge_neighbours(self, mask: Mask) -> Mask:
         """Cells sharing an edge with the set, outside it (blocked included)."""
-        if self.grid != SQUARE:
-            return self._spread(mask, self._cell_neighbours[0]) & ~mask
-        s = self.shift
-        return (s(mask, 1, 0) | s(mask, -1, 0) | s(mask, 0, 1) | s(mask, 0, -1)) & ~mask
+        return self.geometry.edge_neighbours(self, mask)
 
     def corner_neighbours(self, mask: Mask) -> Mask:
         """Cells touching the set only at a corner (blocked included)."""
-        if self.grid != SQUARE:
-            return self._spread(mask, self._cell_neighbours[1]) & ~mask & ~self.edge_neighbours(mask)
-        s = self.shift
-        diag = s(mask, 1, 1) | s(mask, 1, -1) | s(mask, -1, 1) | s(mask, -1, -1)
-        return diag & ~mask & ~self.edge_neighbours(mask)
+        return self.geometry.corner_neighbours(self, mask)
 
     def king_fill(self, seed: Mask, within: Mask, steps: int | None = None) -> Mask:
         """The cells of ``within`` reachable from ``seed`` by steps to a
         touching cell (a king move on squares) inside ``within`` (seed cells
         outside it are dropped), in at most ``steps`` steps when given."""
         region = seed & within
-        nl, nr, w = self._not_left, self._not_right, self.width
-        touching = self._cell_neighbours[2] if self.grid != SQUARE else None
+        step = self.geometry.king_step
         while steps is None or steps > 0:
-            if touching is not None:
-                grown = (region | self._spread(region, touching)) & within
-            else:
-                row = region | (region & nr) << 1 | (region & nl) >> 1
-                grown = (row | row << w | row >> w) & within
+            grown = step(self, region) & within
             if grown == region:
                 break
             region = grown
@@ -304,35 +298,18 @@ class Board:
         """The cells touching sq at an edge or a corner (the up to 8 squares
         around a square, up to 12 triangles around a triangle), blocked ones
         included."""
-        if self.grid != SQUARE:
-            return list(squares_of(self._cell_neighbours[2][sq]))
-        row, col = divmod(sq, self.width)
-        return [
-            (row + dr) * self.width + col + dc
-            for dr in (-1, 0, 1)
-            for dc in (-1, 0, 1)
-            if (dr or dc) and self.on_board(row + dr, col + dc)
-        ]
+        return list(squares_of(self.geometry.king_step(self, 1 << sq) & ~(1 << sq)))
 
     @cached_property
     def border_mask(self) -> Mask:
         """Open cells along the board's sides: not every side of theirs faces
         an open cell."""
-        sides = 4 if self.grid == SQUARE else 3
+        sides = self.geometry.sides
         return mask_of(sq for sq in squares_of(self.open_mask)
                        if (self.edge_neighbours(1 << sq) & self.open_mask).bit_count() < sides)
 
-    @staticmethod
-    def _spread(mask: Mask, table: tuple[Mask, ...]) -> Mask:
-        out = 0
-        while mask:
-            low = mask & -mask
-            out |= table[low.bit_length() - 1]
-            mask ^= low
-        return out
-
     @cached_property
-    def _cell_neighbours(self) -> tuple[tuple[Mask, ...], tuple[Mask, ...], tuple[Mask, ...]]:
+    def cell_neighbours(self) -> tuple[tuple[Mask, ...], tuple[Mask, ...], tuple[Mask, ...]]:
         """Triangle grid: per cell the masks of its side neighbours, its
         corner-only neighbours and both (Pentobi's TrigonGeometry), within
         the rectangle."""

@@ -57,12 +57,12 @@ class PlacementTable:
         """Every orientation of every piece of the board's grid at every
         place where it covers no blocked cell, pieces in index order."""
         b = self.board
-        places = self._triangle_places if b.grid == TRIANGLE else self._square_places
+        places = b.geometry.places
         for piece in PIECES:
             if piece.grid != b.grid:
                 continue
             for o, cells in enumerate(piece.orientations):
-                for sqs in places(cells):
+                for sqs in places(self, cells):
                     self._add(piece.index, o, sqs)
 
     def _add(self, piece: int, o: int, sqs) -> None:
@@ -76,35 +76,10 @@ class PlacementTable:
         self.edge.append(b.edge_neighbours(m) & b.open_mask)
         self.corner.append(b.corner_neighbours(m) & b.open_mask)
 
-    def _square_places(self, cells):
-        """The squares of a square shape at each translation on the board."""
-        b = self.board
-        W, blocked = b.width, b.blocked_mask
-        h = 1 + max(r for r, _ in cells)
-        w = 1 + max(c for _, c in cells)
-        base = [r * W + c for r, c in cells]
-        for row in range(b.height - h + 1):
-            for col in range(W - w + 1):
-                sqs = [s + row * W + col for s in base]
-                if not mask_of(sqs) & blocked:
-                    yield sqs
-
-    def _triangle_places(self, shape):
-        """The cells of a triangle shape at each translation of the point
-        grid that lays its first triangle on an open cell of the board."""
-        cell_of = self._cells_by_points
-        first = shape[0]
-        for anchor, sq in cell_of.items():
-            dk, dj = anchor[0][0] - first[0][0], anchor[0][1] - first[0][1]
-            if tuple((k + dk, j + dj) for k, j in first) != anchor:
-                continue  # an up triangle on a down one
-            sqs = [cell_of.get(tuple((k + dk, j + dj) for k, j in t)) for t in shape]
-            if None not in sqs:
-                yield sqs
-
     @cached_property
-    def _cells_by_points(self) -> dict[tuple, Square]:
-        """Triangle grid: the open cells by their corners."""
+    def cells_by_points(self) -> dict[tuple, Square]:
+        """Triangle grid: the open cells by their corners (where a triangle
+        shape's cells lie, :meth:`solver.core.grids.TriangleGrid.places`)."""
         b = self.board
         out = {}
         for sq in squares_of(b.open_mask):
@@ -131,10 +106,10 @@ class PlacementTable:
         """Whether some placement of the piece lies inside ``region`` (on
         squares by shifting the region, a few ANDs per orientation)."""
         b = self.board
-        if b.grid == TRIANGLE:
-            mask = self.mask
-            return any(not mask[p] & ~region for p in self.by_piece[piece])
-        return any(b.fits(region, o) for o in PIECES[piece].orientations)
+        if b.geometry.shifts:
+            return any(b.fits(region, o) for o in PIECES[piece].orientations)
+        mask = self.mask
+        return any(not mask[p] & ~region for p in self.by_piece[piece])
 
     # -- text ---------------------------------------------------------------
     def name(self, p: Placement) -> str:

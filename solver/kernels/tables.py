@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solver.core.geometry import SQUARE, Board, Mask
+from solver.core.geometry import Board, Mask
 from solver.core.pieces import MONOMINO, PIECE_SIZES, PIECES
 from solver.core.placements import placement_table
 from solver.core.position import Position
@@ -85,7 +85,7 @@ def _window(mask: Mask, n: int, what: str) -> tuple[int, list[int]]:
 
 def unsupported(board: Board) -> str | None:
     """Why the compiled engine cannot take this board, or None."""
-    if board.grid != SQUARE:
+    if not board.geometry.shifts:
         return f"a {board.grid} grid (the compiled engine grows regions by shifting squares)"
     if board.width > 31:
         return f"the board is {board.width} columns wide (the compiled engine takes up to 31)"
@@ -132,9 +132,9 @@ def tables(board: Board) -> Tables:
     open_ = np.zeros((1, row), dtype=np.uint64)
     open_[0, :nw] = words(board.open_mask, nw)
     not_left = np.zeros(row, dtype=np.uint64)
-    not_left[:nw] = words(board._not_left, nw)
+    not_left[:nw] = words(board.not_left, nw)
     not_right = np.zeros(row, dtype=np.uint64)
-    not_right[:nw] = words(board._not_right, nw)
+    not_right[:nw] = words(board.not_right, nw)
     return Tables(board.width, nw, mask_word, mask, ring_word, edge, corner, piece, sizes[piece],
                   neighbour, cover_start, cover, mask_word[cover], mask[cover], zobrist, zlast, zmono, sizes, open_, not_left, not_right, start)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from solver.core.geometry import SQUARE, squares_of
+from solver.core.geometry import squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.placements import Placement
 from solver.packing.bounds import PlaceAllBounds
@@ -43,11 +43,7 @@ class BeamSearch:
         self.nodes = 0
         self.best: list[tuple[int, Placement]] = []
         t, b = puzzle.table, puzzle.board
-        if b.grid == SQUARE:
-            ring = b.full_mask & ~(b.shift(b.full_mask, 1, 1) & b.shift(b.full_mask, -1, -1))
-        else:  # triangles: the cells along the board's sides
-            ring = b.border_mask
-        edge_of_board = ring | b.blocked_mask
+        edge_of_board = b.geometry.ring(b) | b.blocked_mask
         self._border = [(m & edge_of_board).bit_count() for m in t.mask]
         self._stars = sum(1 << s for s in puzzle.stars)
 
@@ -149,6 +145,4 @@ class BeamSearch:
     def _perimeter(st: SearchState) -> int:
         b = st.b
         empty = b.open_mask & ~st.all_occupied
-        if b.grid != SQUARE:  # triangles: the cells around the empty region
-            return b.edge_neighbours(empty).bit_count()
-        return sum((empty & ~b.shift(empty, dr, dc)).bit_count() for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        return b.geometry.perimeter(b, empty)

@@ -52,7 +52,7 @@ from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 
-from solver.core.geometry import SQUARE, mask_of
+from solver.core.geometry import mask_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES, PIECES
 from solver.kernels.bitops import ONE, U63, U64, ZERO, ctz, popcount
 from solver.kernels.jit import njit
@@ -795,7 +795,7 @@ def supported(puzzle: Puzzle) -> str | None:
         return f"goal {puzzle.goal} (the kernel does place-all and count)"
     if puzzle.spare_squares != 0:
         return f"not a fill puzzle ({puzzle.spare_squares} spare squares)"
-    if puzzle.board.grid != SQUARE:
+    if not puzzle.board.geometry.shifts:
         return f"a {puzzle.board.grid} grid (the kernel's region tests shift squares)"
     if puzzle.board.size > MAX_SQUARES:
         return f"board of {puzzle.board.size} squares (the kernel takes up to {MAX_SQUARES})"
