@@ -16,7 +16,7 @@ last eight moves were all proven within 15 s on the compiled game tree
 (at load 4-5; the others ran into the limit); their serial times range
 from 0.04 to 12 s there. The parallel time includes starting and stopping
 the cluster (about 2 s) and the workers' first imports and kernel loads.
-Aim (issue 15): at least 1.7x with 2 workers on 2 cores.
+Aim: at least 1.7x with 2 workers on 2 cores.
 """
 
 from __future__ import annotations

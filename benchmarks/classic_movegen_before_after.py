@@ -1,7 +1,7 @@
 """Classic-board move generation per legal move for the solver package of
 another tree: run it against an older commit and this one in turn to see
-whether a change slowed the classic board (issue 16: the geometry
-abstraction).
+whether a change, such as the geometry abstraction, slowed the classic
+board.
 
     git archive 861b201 | tar -x -C /tmp/before
     for i in 1 2 3; do

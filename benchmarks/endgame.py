@@ -6,9 +6,9 @@ with each engine, and the game tree: the compiled engine
     python benchmarks/endgame.py [--sections all] [--games 10] [--seed 1] [--limit 30]
 
 Sections (``--sections`` takes a comma-separated list; ``all`` is every
-one but ``solo`` and ``python``, which are the issue-5 tables):
+one but ``solo`` and ``python``, the solo optima and the Python tree):
 
-- ``solo``: solo optima of every colour by both engines (issue 5), at
+- ``solo``: solo optima of every colour by both engines, at
   rounds 12, 14 and 16 of the seeded games of benchmarks/movegen.py;
 - ``python``: two-player values by the Python tree at those rounds;
 - ``speed``: positions per second of both trees on the same positions
@@ -16,7 +16,7 @@ one but ``solo`` and ``python``, which are the issue-5 tables):
 - ``depth``: exact two-player values of ``--games`` seeded games (each
   colour plays a random move of its largest piece left) at 8, 12 and 16
   placements before their end, with seconds and proven or not;
-- ``duo``: the same for seeded Blokus Duo games (issue 12);
+- ``duo``: the same for seeded Blokus Duo games;
 - ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56
   (``sample`` and ``depth`` split the root's moves between ``--threads``
   threads, as blokus analyze does; ``--threads 1``: one thread);
@@ -159,7 +159,7 @@ def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
         return None, time.perf_counter() - t0, e.nodes
 
 
-# -- issue 5 sections ---------------------------------------------------------------
+# -- solo optima and the Python tree -----------------------------------------------
 def section_solo(args) -> None:
     positions = sample_positions(4, args.seed, ROUNDS)
     print("solo optima (seconds to a proof; '-' = not proven within the limit)")
@@ -203,7 +203,7 @@ def section_python(args) -> None:
             print(f"{r:>5} {g:>4} {plies_left(pos):>5} {cell}")
 
 
-# -- issue 11 sections --------------------------------------------------------------
+# -- the compiled tree: speed, depth, sample, four players, threads, compile --------
 def section_speed(args) -> None:
     """Both trees on the same positions, alternately; the Python tree with
     the outlook it has in analyze (ScoreOutlook), the compiled one as

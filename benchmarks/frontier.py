@@ -1,4 +1,4 @@
-"""Frontier packings (issue 14): the search engine alone against the hybrid
+"""Frontier packings: the search engine alone against the hybrid
 (search, then CP-SAT large neighbourhood search), on each frontier puzzle
 over a few seeds, with a time limit per run.
 

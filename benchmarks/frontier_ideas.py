@@ -1,4 +1,4 @@
-"""Issue 14: LNS ideas side by side on the same seeds, in one run (the
+"""LNS ideas side by side on the same seeds, in one run (the
 machine is shared: compare only within one run; the load averages are
 printed at the start and the end).
 

@@ -1,4 +1,4 @@
-"""Two-colour halves (issue 14): seconds and nodes to the first packing of
+"""Two-colour halves: seconds and nodes to the first packing of
 a puzzle that halves (default frontier-18x20), per seed, with the halves
 search on one thread and on several (lanes), side by side: for each seed
 the variants run one after the other, alternating which goes first.

@@ -1,4 +1,4 @@
-"""Solo optima, the harder endgame benchmark of issue 13: each engine alone
+"""Solo optima, a harder endgame benchmark: each engine alone
 on a few hundred (position, colour) solo-optimum problems, side by side.
 
     python benchmarks/solo_optima.py [--games 10] [--seed 13] [--limit 10]
@@ -21,8 +21,8 @@ verified solution reaches. ``--json`` writes every problem's figures;
 ``--only`` with ``--slower S`` re-runs only the problems of an earlier
 ``--json`` file on which some engine took more than S seconds.
 
-This is its own script (issue 13 asked to extend benchmarks/endgame.py,
-which keeps the 26 positions and the game-tree figures of issue 5).
+This is a script of its own, not a section of benchmarks/endgame.py, so
+that endgame.py's 26 positions and game-tree figures stay comparable.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summary(ps: list[Problem], engines: list[str], limit: float) -> None:
-    """The table of issue 13: per engine wrong, median, p90, max, over 1 s, unproven."""
+    """The summary table: per engine wrong, median, p90, max, over 1 s, unproven."""
     print(f"\n{len(ps)} problems from {len({(p.policy, p.game) for p in ps})} games, "
           f"{min(p.pieces for p in ps)}-{max(p.pieces for p in ps)} pieces in hand, limit {limit:g} s")
     print(f"{'engine':<8} {'wrong':>5} {'median':>7} {'p90':>7} {'max':>7} {'>1 s':>5} "

@@ -1,11 +1,11 @@
-"""Issue 11, third session: one thread against two (lazy SMP sharing the
+"""One thread against two (lazy SMP sharing the
 table) on the same positions, alternating the variants position by
 position, wall seconds, with the load average printed before and after.
 
     python benchmarks/tree_cores.py [--backs 12] [--games 0,3,4,6,7] [--rounds 2]
     python benchmarks/tree_cores.py --four [--backs 12] [--games 0-9] [--limit 30]
 
-``--four`` (fourth session): the four-player guaranteed scores of the four
+``--four``: the four-player guaranteed scores of the four
 colours, one thread searching them one after the other against two
 threads with an engine each taking the next colour
 (treeengine.solve_guaranteed_all), the same deadline for the four, as

@@ -1,4 +1,4 @@
-"""Issue 11, second session: positions the compiled tree needs to prove a
+"""Positions the compiled tree needs to prove a
 two-player value, by root strategy, on the same positions in one process
 (node counts do not depend on the machine's load).
 
@@ -20,12 +20,11 @@ interacting bounded by their solo optima N plies deep (default 0, off),
 table of 2**N entries (default 20, as the engine's), ``kN`` node budget of
 one bounding solo search (default 200,000, the settling searches'), ``f``
 (or ``f1``) a colour's rise bounded by the pieces that still fit inside its
-reach (Params.fit, third session; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
+reach (Params.fit; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
 ``tN`` only for colours with at most N pieces in hand, ``rN`` no more of
 them once their positions exceed N times the tree's, ``mN`` the colour
-to move bounded too with up to N more pieces than ``pN`` (fourth
-session), ``xN`` reaches of hands of up to N pieces (``x``: every hand)
-by chains of placements (Params.reach, eighth session). The
+to move bounded too with up to N more pieces than ``pN``, ``xN`` reaches of hands of up to N pieces (``x``: every hand)
+by chains of placements (Params.reach). The
 guess is the value of the greedy line (every colour plays its largest
 piece, the first listed), as benchmarks/endgame.py's plies_left.
 

@@ -1,4 +1,4 @@
-"""Issue 11, eighth session: the two-player value as ``blokus analyze``
+"""The two-player value as ``blokus analyze``
 searches it (two threads, the root's moves split, treesplit) with the
 reaches by king steps (the bounds before) and by chains of placements
 (Params.reach, now in TWO_PLAYER_BOUNDS), side by side: both on each

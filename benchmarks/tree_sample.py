@@ -1,4 +1,4 @@
-"""Issue 11, third session: cheap looks, in plain Python over the rules
+"""Cheap looks, in plain Python over the rules
 core, at positions below benchmarks/endgame.py's seeded positions (random
 playouts from 12 and 16 placements before the end), before building
 anything into the compiled tree.

@@ -1,4 +1,4 @@
-"""Issue 11, fifth session: root splitting (solver/endgame/treesplit.py: the
+"""Root splitting (solver/endgame/treesplit.py: the
 root moves shared out between threads with an engine each) against the
 one-thread search, on the same positions in alternating rounds, wall and
 CPU seconds, with the load average.

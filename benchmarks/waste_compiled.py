@@ -1,4 +1,4 @@
-"""Issue 14: the compiled waste-budget search (solver/packing/wastefast.py)
+"""The compiled waste-budget search (solver/packing/wastefast.py)
 against the plain-Python one (solver/packing/waste.py), side by side on the
 same puzzle, one after the other: nodes, nodes per second and the most
 pieces placed at a live node, every few seconds until the limit or a

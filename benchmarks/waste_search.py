@@ -1,4 +1,4 @@
-"""Issue 14: the exact search with a waste budget (solver/packing/waste.py)
+"""The exact search with a waste budget (solver/packing/waste.py)
 on a frontier puzzle: nodes, nodes per second and the most pieces placed
 at any node, reported every few seconds until the limit or a packing.
 
