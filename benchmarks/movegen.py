@@ -4,7 +4,8 @@ random playouts (whole four-colour games of uniformly random legal moves):
 the compiled engine's (benchmarks/playout.py), the Rust core of
 blokus-rl (when it is installed: pip install blokus-rl) and the Python
 Position's, in alternating rounds in the same run. Last, Blokus Trigon
-against the classic board: the incremental generator's time per legal move on positions of both boards, in alternating rounds.
+against the classic board: the incremental generator's time per legal move
+on positions of both boards, in alternating rounds.
 
     python benchmarks/movegen.py [--games 8] [--seconds 3] [--seed 1] [--rounds 3]
     python benchmarks/movegen.py --trigon-only   # just the Trigon comparison

@@ -34,6 +34,7 @@ import statistics
 import sys
 import time
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -135,17 +136,14 @@ def run(problem: Problem, engine: str, limit: float, workers: int, params: str) 
 @contextmanager
 def _switched_off(names: tuple[str, ...]) -> Iterator[None]:
     """Within: the CP-SAT driver without the named steps."""
-    attr = {"pack": "warm_start"}
-    saved = {attr.get(n, n): getattr(driver, attr.get(n, n)) for n in names if n != "chains"}
+    attr = {"pack": "warm_start", "chains": "build"}
+    saved = {attr.get(n, n): getattr(driver, attr.get(n, n)) for n in names}
     for n in names:
-        if n == "chains":
-            model.MONOMINO_CHAINS = False
-        else:
-            setattr(driver, attr.get(n, n), _OFF[n])
+        off = partial(model.build, monomino_chains=False) if n == "chains" else _OFF[n]
+        setattr(driver, attr.get(n, n), off)
     try:
         yield
     finally:
-        model.MONOMINO_CHAINS = True
         for n, f in saved.items():
             setattr(driver, n, f)
 

@@ -23,10 +23,11 @@ one bounding solo search (default 200,000, the settling searches'), ``f``
 reach (Params.fit; ``f2`` rechecked at every solo node too), ``pN`` the solo bounds of
 ``tN`` only for colours with at most N pieces in hand, ``rN`` no more of
 them once their positions exceed N times the tree's, ``mN`` the colour
-to move bounded too with up to N more pieces than ``pN``, ``xN`` reaches of hands of up to N pieces (``x``: every hand)
-by chains of placements (Params.reach). The
-guess is the value of the greedy line (every colour plays its largest
-piece, the first listed), as benchmarks/endgame.py's plies_left.
+to move bounded too with up to N more pieces than ``pN``, ``xN``
+reaches of hands of up to N pieces (``x``: every hand) by chains of
+placements (Params.reach). The guess is the value of the greedy line
+(every colour plays its largest piece, the first listed), as
+benchmarks/endgame.py's plies_left.
 
 Each cell: value, tree positions, passes, solo-search positions, wall
 seconds and the process's CPU seconds (``c``: less disturbed by other

@@ -37,21 +37,22 @@ from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 
-MONOMINO_CHAINS = True  # _monomino_last_chains (a switch for benchmarks)
 
 def build(
     puzzle: Puzzle, encoding: Encoding | str = Encoding.AUTO, symmetric: bool = False, order_colors: bool = False,
-    order_board: int | None = None,
+    order_board: int | None = None, monomino_chains: bool = True,
 ) -> PuzzleModel:
     """Build the CP-SAT model of a puzzle (no solving, no printing). With
     ``symmetric``, only solutions that a quarter turn maps onto themselves
     with the colours shifted (blue -> yellow -> red -> green) are allowed;
     with ``order_colours`` (interchangeable colours only) at least one
     solution of each class of colour relabellings, and with ``order_board``
-    (a square every solution covers) of each class of turns and mirrors."""
+    (a square every solution covers) of each class of turns and mirrors.
+    ``monomino_chains`` off leaves out the monomino-last chains (for the
+    benchmark that measures them)."""
     encoding = _encoding(encoding, puzzle)
     _check_symmetry_options(puzzle, symmetric, order_colors)
-    m = PuzzleModel(puzzle, encoding, cp_model.CpModel())
+    m = PuzzleModel(puzzle, encoding, cp_model.CpModel(), monomino_chains=monomino_chains)
     game = puzzle.connect is Connect.GAME
     add_candidates(m)
     by_color_piece, covering = _index_candidates(m)
@@ -324,7 +325,7 @@ def _bonuses(m: PuzzleModel, c: int, by_color_piece: dict[tuple[int, int], list[
         if mono is None:
             mono = m.mono_last[c] = model.new_bool_var(f"monolast_{COLORS[c]}")
         model.add_implication(mono, everything)
-        if MONOMINO_CHAINS:
+        if m.monomino_chains:
             _monomino_last_chains(m, c, mono)
         bonus += MONOMINO_LAST_BONUS * mono
     return bonus

@@ -41,6 +41,7 @@ class PuzzleModel:
     root_mask: dict[int, int] = field(default_factory=dict)  # colour -> fixed root squares
     objective_bound: int | None = None
     objective: cp_model.IntVar | None = None
+    monomino_chains: bool = True  # the monomino-last chains are in the model (model._monomino_last_chains)
 
     @property
     def size(self) -> dict[str, int]:

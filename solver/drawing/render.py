@@ -615,7 +615,7 @@ def check_output(path: str | os.PathLike, allowed: Sequence[str] = FORMATS) -> s
     return fmt
 
 
-def write_file(path: str | os.PathLike, data: bytes) -> None:
+def _write_image(path: str | os.PathLike, data: bytes) -> None:
     """Write an image all or nothing (see :func:`solver.files.write_file`)."""
     files.write_file(path, data, RenderError)
 
@@ -641,7 +641,7 @@ def _encode(fig, fmt: str) -> bytes:
 def _output(fig, path, fmt: str | None) -> bytes | None:
     if path is None:
         return _encode(fig, image_format(f"x.{fmt or 'png'}"))
-    write_file(path, _encode(fig, check_output(path)))
+    _write_image(path, _encode(fig, check_output(path)))
     return None
 
 
@@ -726,7 +726,7 @@ def _write_gif(figures, path, frame_ms: int, last_frame_ms: int) -> bytes | None
                    disposal=1)
     if path is None:
         return buf.getvalue()
-    write_file(path, buf.getvalue())
+    _write_image(path, buf.getvalue())
     return None
 
 

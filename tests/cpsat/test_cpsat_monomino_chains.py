@@ -33,11 +33,7 @@ def _puzzle(seed):
 
 
 def _constraints(puzzle, chains: bool) -> int:
-    model.MONOMINO_CHAINS = chains
-    try:
-        return model.build(puzzle).size["constraints"]
-    finally:
-        model.MONOMINO_CHAINS = True
+    return model.build(puzzle, monomino_chains=chains).size["constraints"]
 
 
 def test_the_chains_add_constraints():
