@@ -89,13 +89,15 @@ def blokus(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "solver", *args], **kwargs)
 
 
-def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float = 120,
+def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float = 300,
                 **kwargs) -> tuple[subprocess.CompletedProcess, object]:
     """``blokus ARGS`` as a program, sent ``sig`` (SIGINT: as Ctrl-C sends
     it) as soon as ``ready(line)`` is true of a line it writes on stderr
     (progress: one line per report when not on a terminal). Returns the
     finished run and what ``ready`` returned; waits ``timeout`` seconds at
-    most for the end after the signal."""
+    most for the end after the signal (a hang guard, not a speed test: a
+    Dask worker that is compiling a kernel when the stop comes finishes the
+    compile first, a minute or more on a loaded machine)."""
     kwargs.setdefault("cwd", ROOT)
     proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, **kwargs)
