@@ -108,7 +108,12 @@ def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float
             if found:
                 break
         proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=timeout)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest_out, rest_err = proc.communicate()
+            raise AssertionError(f"still running {timeout} s after the signal; it wrote:\n{rest_err[-3000:]}") from None
     finally:
         proc.kill()
         proc.wait()
