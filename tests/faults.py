@@ -13,6 +13,7 @@ that cannot be written, a full disk and a file-size limit.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import resource
@@ -99,8 +100,10 @@ def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float
     Dask worker that is compiling a kernel when the stop comes finishes the
     compile first, a minute or more on a loaded machine)."""
     kwargs.setdefault("cwd", ROOT)
+    # a hang shows where it was: faulthandler prints every thread's stack on SIGABRT, in its worker processes too
+    kwargs["env"] = {**kwargs.get("env", os.environ), "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, **kwargs)
+                            text=True, start_new_session=True, **kwargs)
     found = None
     try:
         for line in proc.stderr:
@@ -111,11 +114,15 @@ def signal_when(args: list[str], ready, sig: int = signal.SIGINT, timeout: float
         try:
             stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            rest_out, rest_err = proc.communicate()
-            raise AssertionError(f"still running {timeout} s after the signal; it wrote:\n{rest_err[-3000:]}") from None
+            os.killpg(proc.pid, signal.SIGABRT)
+            try:
+                rest_err = proc.communicate(timeout=30)[1]
+            except subprocess.TimeoutExpired:
+                rest_err = "(nothing: it did not end on SIGABRT)"
+            raise AssertionError(f"still running {timeout} s after the signal; it wrote:\n{rest_err[-20000:]}") from None
     finally:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr), found
 

@@ -33,6 +33,7 @@ it is told in words by :mod:`solver.endgame.report`, written into the record by
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Callable
 
@@ -324,18 +325,20 @@ def _solo_optimum(pos: Position, color: int, limit: float) -> int | None:
 
 def annotate(record: GameRecord, time_limit: Deadline | float = 60.0, from_move: int | None = None,
              progress: ProgressCallback | None = None, source: str | None = None,
-             tree: Tree | str = Tree.COMPILED) -> GameAnnotation:
+             tree: Tree | str = Tree.COMPILED, stop: threading.Event | None = None) -> GameAnnotation:
     """Annotate the main line of a game record from ``from_move`` (1-based)
     to the end; without it, as far back as ``time_limit`` (seconds, for
     the whole game) allows. About 85 % of the time goes to the values,
     the rest to best lines of mistakes and only-move checks. ``tree``:
     ``compiled`` (the numba engine, where it applies) or ``python`` (the
-    reference), as for :func:`solver.endgame.analysis.analyze`."""
+    reference), as for :func:`solver.endgame.analysis.analyze`. ``stop``:
+    an event that stops the walk as Ctrl-C does (a batch's, relayed to its
+    worker); without it, Ctrl-C here does."""
     if check_time_limit(time_limit) is None:
         raise OptionError("annotate needs a time limit: it shares it out over the game")
     tree = wanted(tree)
     _load_tree(record, tree, progress)  # before the limit, and before Ctrl-C is caught: a compile ends at once
-    with ctrl_c_stops() as stop:
+    with ctrl_c_stops() if stop is None else contextlib.nullcontext(stop) as stop:
         walk = _Walk(record, time_limit, from_move, progress, tree, stop)
         notes = walk.run()
         if not stop.is_set():

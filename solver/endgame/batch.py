@@ -3,10 +3,12 @@ each game's outputs written whole or not at all, and a summary CSV."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
 import json
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -35,11 +37,14 @@ class AnnotateOptions:
 @dataclass(frozen=True)
 class GameOutput:
     """What one game's task sends back (picklable, small): the ``--json``
-    object, the annotated record and the plot (PNG bytes, or None)."""
+    object, the annotated record and the plot (PNG bytes, or None);
+    ``interrupted``: the batch was stopped while this game ran (its
+    outputs are not written: a rerun does it again)."""
 
     json: dict
     sgf: str
     plot: bytes | None
+    interrupted: bool = False
 
 
 def read_game(path: str) -> tuple[str, GameRecord]:
@@ -47,11 +52,16 @@ def read_game(path: str) -> tuple[str, GameRecord]:
     return load_record_text(path)
 
 
-def annotate_game(item: tuple[str, str], options: AnnotateOptions) -> GameOutput:
+def annotate_game(item: tuple[str, str], options: AnnotateOptions,
+                  stop: threading.Event | None = None) -> GameOutput:
     """One batch task: annotate the record ``text`` named ``source``
-    (``item`` = (source, text)); runs on a Dask worker."""
+    (``item`` = (source, text)); runs on a Dask worker. ``stop``: the
+    batch's Ctrl-C, relayed (the game then comes back ``interrupted``)."""
     source, text = item
-    ann = annotate(read_record(text, source), options.time_limit, options.from_move, source=source, tree=options.tree)
+    ann = annotate(read_record(text, source), options.time_limit, options.from_move, source=source, tree=options.tree,
+                   stop=stop)
+    if ann.interrupted:
+        return GameOutput({}, "", None, interrupted=True)
     return GameOutput(ann.to_json(), annotated_sgf(text, ann), plot_annotation(ann) if options.plot else None)
 
 
@@ -200,8 +210,11 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
     ``DIR/summary.csv`` is written at the end. ``on_outcome`` hears each
     :class:`~solver.cluster.Outcome` after its files are written. With
     ``options.from_move``, the biggest games are submitted first (see
-    :func:`_work_estimate`)."""
+    :func:`_work_estimate`). Ctrl-C (SIGINT or SIGTERM) stops the games
+    running (they are not written), skips the rest and returns the report
+    ``interrupted``, with the summary written."""
     from solver.cluster import run_serial, run_tasks
+    from solver.solving import ctrl_c_stops
 
     files = game_files(paths)
     make_folder(out_dir)
@@ -211,18 +224,16 @@ def annotate_batch(paths: list[str], out_dir: str, options: AnnotateOptions = An
     if options.from_move is not None:
         inputs.sort(key=lambda item: _work_estimate(*item[1], options.from_move), reverse=True)
     task = functools.partial(annotate_game, options=options)
-    if workers == 0:
-        outcomes = run_serial(task, inputs)
-    else:
-        outcomes = run_tasks(task, inputs, workers=min(workers, max(1, len(inputs))), scheduler=scheduler)
     clock = Deadline()
-    try:
-        _collect(outcomes, out_dir, report, files, clock, progress, on_outcome)
-    except KeyboardInterrupt:  # Ctrl-C: the games done are kept, the summary says which are not
-        report.interrupted = True
-        for game in files:
-            if game not in report.annotated and game not in report.skipped and game not in report.failed:
-                report.failed[game] = INTERRUPTED
+    with ctrl_c_stops() as stop:  # no KeyboardInterrupt halfway through Dask: the tasks hear it and end
+        if workers == 0:
+            outcomes = run_serial(task, inputs, stop=stop)
+        else:
+            outcomes = run_tasks(task, inputs, workers=min(workers, max(1, len(inputs))), scheduler=scheduler,
+                                 stop=stop)
+        with contextlib.closing(outcomes):  # (shuts a cluster started here down, here)
+            _collect(outcomes, out_dir, report, files, clock, progress, on_outcome)
+        report.interrupted = stop.is_set()
     try:
         report.summary = write_summary(out_dir, report)
     except OutputError as e:
@@ -238,7 +249,9 @@ def _collect(outcomes, out_dir, report: BatchReport, files: list[str], clock: De
     """Write each game's outputs as its outcome arrives and keep the report."""
     for outcome in outcomes:
         error = outcome.error
-        if outcome.ok:
+        if outcome.skipped or (outcome.ok and outcome.value.interrupted):  # Ctrl-C came first
+            error = INTERRUPTED
+        elif outcome.ok:
             try:
                 _write_outputs(out_dir, outcome.name, outcome.value)
             except OutputError as e:  # the other games go on, and may still find room

@@ -323,3 +323,29 @@ def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
     report = annotate_batch([str(folder / "duo-0.blksgf"), str(folder / "duo-1.blksgf")], str(out), OPTIONS,
                             workers=0)
     assert sorted(report.skipped) == sorted(str(folder / n) for n in ("duo-0.blksgf", "duo-1.blksgf"))
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_batch_run_here_stops_the_game_running_and_skips_the_rest(games, tmp_path):
+    """workers 0 (the games one after the other in this process): SIGINT
+    while the long game (first: the biggest goes first) runs stops it and
+    skips the two after it; nothing is written for any, the summary is."""
+    import shutil
+    import threading
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("duo-0.blksgf", "duo-1.blksgf"):
+        shutil.copy(games / name, folder / name)
+    shutil.copy(ROOT / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
+    out = tmp_path / "out"
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        report = annotate_batch([str(folder)], str(out), AnnotateOptions(time_limit=600, from_move=1), workers=0)
+    finally:
+        timer.cancel()
+    assert report.interrupted and not report.annotated
+    assert report.failed == {str(folder / n): "not annotated: interrupted (Ctrl-C)"
+                             for n in ("duo-0.blksgf", "duo-1.blksgf", "long.blksgf")}
+    assert sorted(p.name for p in out.iterdir()) == ["summary.csv"]
