@@ -32,6 +32,7 @@ from solver.puzzle.verify import VerificationError, verify
 class Engine(StrEnum):
     """The engines :func:`solve` runs (the command line's ``--engine``)."""
 
+    AUTO = "auto"  # one of the others, picked by the puzzle (solver.engine_choice)
     SEARCH = "search"
     CPSAT = "cpsat"
     BOTH = "both"  # the search engine, then CP-SAT hinted with its answer, cross-checked
@@ -39,6 +40,7 @@ class Engine(StrEnum):
 
 
 ENGINES = (Engine.SEARCH, Engine.CPSAT, Engine.BOTH)  # the engines of solo optima (analyze)
+NAMED = "named by the caller"  # the engine_reason of a solve whose engine was not auto
 SOLVE_ENGINES = tuple(Engine)
 MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit int
 
@@ -81,13 +83,16 @@ class SolveOptions:
             raise OptionError(f"search share must be a number from 0 to 1, not {share!r}")
 
 
-def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: ProgressCallback | None = None, *,
+def solve(puzzle: Puzzle, engine: Engine | str = Engine.AUTO, progress: ProgressCallback | None = None, *,
           time_limit: Deadline | float | None = 60.0, seed: int = 0, count: bool = False, mode: Mode | str = Mode.AUTO,
           workers: int = 0, encoding: str = "auto", cpsat_params: str = "", hint: Solution | None = None,
           portfolio: int = 0, scheduler: str | None = None, jobs: int = 0,
           search_share: float | None = None) -> SolveResult:
     """Solve a puzzle with ``engine`` (``search``, ``cpsat``, ``both`` or
-    ``hybrid``, see :mod:`solver.hybrid.engine`); the options are those of
+    ``hybrid``, see :mod:`solver.hybrid.engine`; ``auto``, the default,
+    picks one of them by the puzzle and the options, see
+    :mod:`solver.engine_choice`: the result's ``engine`` says which and
+    ``engine_reason`` why); the options are those of
     :class:`SolveOptions`, which says what each does. Raises OptionError
     for a bad option and VerificationError if an engine reports a solution
     that breaks the rules (a bug, never hidden)."""
@@ -95,6 +100,15 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: Progre
     opts = SolveOptions(time_limit, seed, count, mode, workers, encoding, cpsat_params, hint, portfolio, scheduler,
                         jobs, search_share)
     opts = replace(opts, time_limit=Deadline.of(opts.time_limit))  # the one form every engine gets
+    reason = NAMED
+    if engine is Engine.AUTO:
+        from solver.engine_choice import choose_engine
+
+        name, reason = choose_engine(puzzle, count=opts.count, hint=opts.hint is not None,
+                                     cpsat_options=bool(opts.cpsat_params) or opts.encoding != "auto",
+                                     hybrid_options=bool(opts.portfolio) or opts.search_share is not None,
+                                     search_options=opts.mode is Mode.EXHAUSTIVE)
+        engine = Engine(name)
     if opts.portfolio and engine is not Engine.HYBRID:
         raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
     if engine is Engine.HYBRID and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
@@ -108,6 +122,7 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.SEARCH, progress: Progre
         else:
             result = _run(puzzle, engine, opts, progress, stop)
     result.seconds = clock.elapsed
+    result.engine_reason = reason
     return result
 
 
