@@ -12,7 +12,9 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from solver.core.geometry import NUM_COLORS
 from solver.core.pieces import PIECES
@@ -25,7 +27,8 @@ from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal
 from solver.puzzle.result import Progress, Status
-from solver.solving import ENGINES, MAX_SEED, SOLVE_ENGINES, Engine
+from solver.solving import ENGINES, MAX_SEED, NAMED, SOLVE_ENGINES, Engine
+from solver.version import __version__
 
 EXIT_OK, EXIT_ERROR, EXIT_INFEASIBLE, EXIT_UNKNOWN, EXIT_DISAGREE = 0, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130  # Ctrl-C (or SIGTERM), as a shell reports SIGINT
@@ -54,10 +57,27 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_formatter,
         epilog="Run 'blokus COMMAND --help' for the options and examples of a command.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render, _add_puzzles):
+    parser.add_argument("--version", action="version", version=f"blokus {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render, _add_puzzles,
+                _add_warm_up):
         add(sub)
     return parser
+
+
+_GUIDE_LINES = [
+    ("blokus puzzles", "the bundled puzzles and sample games"),
+    ("blokus solve solo-21", "solve a puzzle (a bundled name or a .toml file)"),
+    ("blokus show sample-2p", "a game record's position (.blksgf)"),
+    ("blokus moves sample-2p --move 20", "the legal moves there"),
+    ("blokus analyze sample-2p --move 56", "the best score each colour can still reach, proven"),
+    ("blokus annotate sample-duo --from 20", "the mistakes of a game, move by move"),
+    ("blokus render sample-2p -o game.png", "a picture of a position or a puzzle"),
+    ("blokus warm-up", "compile the kernels ahead (the first analyze then starts at once)"),
+]
+GUIDE = (f"blokus {__version__}: exact Blokus puzzles, endgames and records.\n\n"
+         + "".join(f"  {command:<38}{what}\n" for command, what in _GUIDE_LINES)
+         + "\n'blokus COMMAND --help' gives a command's options and examples; 'blokus --help' lists them all.\n")
 
 
 def _command(sub, name: str, run, help: str, description: str, examples: list[str]) -> argparse.ArgumentParser:
@@ -129,8 +149,9 @@ def _add_solve(sub) -> None:
          "blokus solve puzzles/solo-21.toml --engine cpsat --cpsat-params 'num_workers:1,random_seed:3'"],
     )
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.toml), see README")
-    p.add_argument("--engine", choices=SOLVE_ENGINES, default="search",
-                   help="search (default), cpsat (OR-Tools CP-SAT), both: run each, verify each "
+    p.add_argument("--engine", choices=SOLVE_ENGINES, default="auto",
+                   help="auto (default): the engine that suits the puzzle, said in the output; search (the "
+                        "bitboard search engine), cpsat (OR-Tools CP-SAT), both: run each, verify each "
                         "answer and check that they agree, or hybrid: search, then CP-SAT repairs its "
                         "best partial packing by large neighbourhood search (place-all puzzles)")
     p.add_argument("--portfolio", type=_int_in(1, MAX_WORKERS), default=0, metavar="N",
@@ -258,6 +279,9 @@ def _add_puzzles(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command is None:  # plain ``blokus``: a short guide, not a usage error
+        print(GUIDE, end="")
+        return EXIT_OK
     try:
         with _sigterm_as_ctrl_c():
             return _run(args)
@@ -339,28 +363,27 @@ def _emit_json(obj) -> None:
     print(json.dumps(obj, indent=2))
 
 
-class _ProgressPrinter:
-    """Progress lines on stderr for solves longer than a second (one line
-    rewritten in place on a terminal, one line per report otherwise)."""
+@contextmanager
+def _progress(limit: float | None) -> Iterator:
+    """Progress on stderr for the block (:class:`solver.terminal.ProgressView`:
+    a bar on a terminal, lines otherwise), told of kernel compiles too;
+    the bar ends however the block ends."""
+    from solver.kernels.compiles import compile_watch
+    from solver.terminal import ProgressView
 
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.shown = False
+    view = ProgressView(limit)
+    try:
+        with compile_watch(view.compiling):
+            yield view
+    finally:
+        view.done()
 
-    def __call__(self, info: Progress) -> None:
-        if info.elapsed < 1.0 and not info.notice:
-            return
-        nodes = f"{info.nodes:>12,} nodes  " if info.nodes else ""
-        line = f"blokus: {info.elapsed:6.1f} s  {nodes}{info.text}"
-        self.shown = True
-        if self.tty:
-            print("\r" + line.ljust(79), end="", file=sys.stderr, flush=True)
-        else:
-            print(line, file=sys.stderr, flush=True)
 
-    def done(self) -> None:
-        if self.tty and self.shown:
-            print(file=sys.stderr)
+def _board(picture: str) -> str:
+    """A board picture for stdout: in colour on a colour terminal."""
+    from solver.terminal import board_for
+
+    return board_for(sys.stdout, picture)
 
 
 # -- show / moves ---------------------------------------------------------------
@@ -407,7 +430,7 @@ def cmd_show(args) -> int:
         return EXIT_OK
     print(f"{v.game}: {args.file}, after move {n} of {record.move_count}")
     print()
-    print(board_picture(pos.board, owner))
+    print(_board(board_picture(pos.board, owner)))
     print()
     print("Game over" if pos.game_over else f"To move: {to_move}")
     print("Pieces left:")
@@ -488,14 +511,11 @@ def cmd_solve(args) -> int:
         from solver.drawing.render import check_output
 
         check_output(args.render)  # fail before solving
-    printer = _ProgressPrinter()
-    try:
+    with _progress(args.time_limit) as printer:
         result = solve(puzzle, args.engine, printer, time_limit=clock, seed=args.seed,
                        count=args.count, mode=args.mode, workers=args.workers, encoding=args.encoding,
                        cpsat_params=args.cpsat_params, portfolio=args.portfolio, scheduler=args.scheduler,
                        jobs=args.jobs, search_share=args.search_share)
-    finally:
-        printer.done()
     failed = []
     if args.render and result.placements:
         from solver.drawing.render import image_format, render_solution, render_solution_animation
@@ -552,6 +572,7 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
     obj.update({
         "status": result.status.value,
         "engine": result.engine,
+        "engine_reason": result.engine_reason,
         "method": result.method,
         "seconds": round(result.seconds, 3),
         "nodes": result.nodes,
@@ -587,6 +608,8 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
     engines = "both engines" if result.engine == Engine.BOTH else f"{result.engine} engine"
     print(f"Status: {result.status.value} ({engines}{method}, "
           f"{result.seconds:.2f} s, {result.nodes:,} nodes)")
+    if result.engine_reason != NAMED:
+        print(f"Engine: {result.engine}, chosen by auto: {result.engine_reason}")
     if puzzle.goal is Goal.MAXIMIZE and result.objective is not None:
         print(f"Objective: {result.objective} (bound {result.bound})")
     if result.interrupted:
@@ -605,7 +628,7 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
         pieces = [(c, p) for c, ps in puzzle.setup.items() for p in ps] + result.placements
         print()
         names = [puzzle.color_name(c) for c in range(NUM_COLORS)]
-        print(board_picture(puzzle.board, owner_letters(t, pieces, names)))
+        print(_board(board_picture(puzzle.board, owner_letters(t, pieces, names))))
     if result.engines is not None:
         print()
         for name, r in result.engines.items():
@@ -648,12 +671,9 @@ def cmd_analyze(args) -> int:
         from solver.drawing.render import check_output
 
         check_output(args.render)  # fail before the analysis
-    printer = _ProgressPrinter()
-    try:
+    with _progress(args.time_limit) as printer:
         # seconds, not the deadline: the limit starts again once the compiled tree is loaded
         a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer)
-    finally:
-        printer.done()
     seconds = clock.elapsed
     n = args.move if args.move is not None else record.move_count
     failed: list[str] = []
@@ -824,14 +844,11 @@ def cmd_annotate(args) -> int:
         raise OptionError(f"{', '.join(many)} apply to many games: give --out-dir DIR")
     if args.workers and args.scheduler:
         raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
-    printer = _ProgressPrinter()
     if batch:
         options = many_games.AnnotateOptions(args.time_limit, args.from_move)
-        try:
+        with _progress(None) as printer:
             report = many_games.annotate_batch(args.games, args.out_dir, options, workers=args.workers or os.cpu_count() or 1,
-                                       scheduler=args.scheduler, force=args.force, progress=printer)
-        finally:
-            printer.done()
+                                               scheduler=args.scheduler, force=args.force, progress=printer)
         for game, error in report.failed.items():
             if error != many_games.INTERRUPTED:
                 print(f"blokus: error: {error if game in error else f'{game}: {error}'}", file=sys.stderr)
@@ -851,10 +868,8 @@ def cmd_annotate(args) -> int:
         check_output(args.plot, ("png", "svg"))  # fail before the work
     if args.output:
         check_writable(args.output)
-    try:
+    with _progress(args.time_limit) as printer:
         ann = annotate.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
-    finally:
-        printer.done()
     failed: list[str] = []
     outputs = []  # (what, path, written)
     if args.output:
@@ -870,6 +885,34 @@ def cmd_annotate(args) -> int:
     for what, path, written in outputs:
         print(f"{what}: {path}" if written else f"{what}: not written (see the error below)")
     return _report_failed(failed, code)
+
+
+# -- warm-up ----------------------------------------------------------------------
+
+def _add_warm_up(sub) -> None:
+    p = _command(sub, "warm-up", cmd_warm_up, "compile every kernel ahead of time",
+                 "Compile the compiled kernels (the game-tree engine, the fill kernel, the waste search)\n"
+                 "into the kernel cache, once per install, using every core. Without it the first\n"
+                 "analyze, annotate or large packing solve compiles what it needs on the way (a minute\n"
+                 "or two); after it they start at once. A second run loads the kernels and is quick.",
+                 ["blokus warm-up", "blokus warm-up --json"])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cmd_warm_up(args) -> int:
+    from solver.warmup import warm_up
+
+    with _progress(None) as printer:
+        done = warm_up(printer)
+    if args.json:
+        _emit_json({"seconds": round(done.seconds, 3), "compiled": done.compiled,
+                    "jobs": [{"name": n, "seconds": round(t, 3), "compiled": k} for n, t, k in done.jobs]})
+        return EXIT_OK
+    for name, seconds, compiled in done.jobs:
+        print(f"{name}: {counted(compiled, 'kernel')} compiled in {seconds:.1f} s"
+              if compiled else f"{name}: already compiled ({seconds:.1f} s to load)")
+    print(f"Warm-up done in {done.seconds:.1f} s: the kernels are in the cache.")
+    return EXIT_OK
 
 
 # -- puzzles ----------------------------------------------------------------------

@@ -23,9 +23,10 @@ LAYERS = [
     ("solver.kernels", "solver.cluster"),
     ("solver.packing", "solver.cpsat"),  # two engines side by side: neither imports the other
     ("solver.hybrid",),
-    ("solver.solving",),
+    ("solver.solving", "solver.engine_choice"),
     ("solver.endgame",),
-    ("solver.cli", "solver.__main__"),
+    ("solver.warmup",),  # runs an engine of each kind
+    ("solver.cli", "solver.__main__", "solver.terminal"),
 ]
 PEERS_APART = [("solver.packing", "solver.cpsat"), ("solver.kernels", "solver.cluster")]
 # the notebook hooks: a position or puzzle draws itself in Jupyter, importing drawing when asked to

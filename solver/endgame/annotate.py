@@ -304,14 +304,12 @@ class _Walk:
     def report(self, k: int, stop: int, done: int) -> None:
         if self.progress is None:
             return
-        if self.from_move is None:
-            share = min(1.0, self.clock.elapsed / (self.walk.at - self.clock.start))
-            what = f"back to move {k}"
+        if self.from_move is None:  # as far back as the time allows: the bar is the time
+            self.progress(Progress(self.clock.elapsed, self.sides.nodes, f"annotate: back to move {k}"))
         else:
-            share = done / (self.total - stop + 1)
-            what = f"move {k} ({done} of {self.total - stop + 1})"
-        bar = "#" * round(20 * share)
-        self.progress(Progress(self.clock.elapsed, self.sides.nodes, f"annotate [{bar:<20}] {what}"))
+            steps = self.total - stop + 1
+            self.progress(Progress(self.clock.elapsed, self.sides.nodes, f"annotate: move {k} ({done} of {steps})",
+                                   done=done, total=steps))
 
 
 def _solo_optimum(pos: Position, color: int, limit: float) -> int | None:

@@ -264,6 +264,5 @@ def _collect(outcomes, out_dir, report: BatchReport, files: list[str], clock: De
             on_outcome(outcome)
         if progress is not None:
             done = len(report.annotated) + len(report.failed) + len(report.skipped)
-            bar = "#" * round(20 * done / max(1, len(files)))
-            progress(Progress(clock.elapsed, 0, f"annotate [{bar:<20}] {done}/{len(files)} games, "
-                                                f"{len(report.failed)} failed", notice=True))  # each game's end
+            progress(Progress(clock.elapsed, 0, f"annotate: {done}/{len(files)} games, {len(report.failed)} failed",
+                              notice=True, done=done, total=len(files)))  # each game's end

@@ -89,7 +89,8 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: Deadline | float | N
             best.method = f"portfolio of {len(seeds)} seeds, best {outcome.name}: {r.method}"
         if progress is not None:
             progress(Progress(clock.elapsed, 0, f"{outcome.name}: {r.status.value} {len(r.placements)}/{total} pieces;"
-                                                f" {ended} of {len(seeds)} runs done, best {len(best.placements)}/{total}"))
+                                                f" {ended} of {len(seeds)} runs done, best {len(best.placements)}/{total}",
+                              done=ended, total=len(seeds)))
         if r.status is Status.OPTIMAL:  # the first complete packing wins: the other runs are stopped
             halt.set()
     stream.close()  # (shuts down a cluster started here)

@@ -33,6 +33,8 @@ from numba.core.caching import (
 )
 from numba.core.dispatcher import Dispatcher
 
+from solver.kernels.compiles import tell as _tell
+
 _NOTICES: set[str] = set()
 _LOCK = threading.Lock()
 
@@ -103,6 +105,7 @@ class KernelCache(Cache):
 
     def load_overload(self, sig, target_context):
         if not self._enabled:
+            _tell(self._py_func.__module__, True)
             return None
         target_context.refresh()
         key = self._index_key(sig, target_context.codegen())
@@ -113,9 +116,11 @@ class KernelCache(Cache):
                     return impl.rebuild(target_context, data)
             except Exception as e:  # a damaged file is a miss: compile again and replace it
                 self._damaged(file, key, e)
+        _tell(self._py_func.__module__, True)
         return None
 
     def save_overload(self, sig, data):
+        _tell(self._py_func.__module__, False)
         if not self._enabled:
             return
         if self._save_to is None:

@@ -36,12 +36,16 @@ class Progress:
     searched so far (0 when the engine does not count them) and what the
     engine has to show (``"81/84 pieces"``, ``"objective 12 bound 15"``).
     ``notice``: shown however early it comes (a solve's own reports start
-    after a second)."""
+    after a second). ``done`` of ``total`` steps (games of a batch, runs
+    of a portfolio, positions of an annotation) when the work counts them:
+    a progress bar shows that share and what is left; else the time."""
 
     elapsed: float
     nodes: int
     text: str
     notice: bool = False
+    done: int = 0
+    total: int = 0
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -83,3 +87,4 @@ class SolveResult:
     best_partial: bool = False  # placements are the best partial packing found, not a solution
     interrupted: bool = False  # stopped by Ctrl-C (SIGINT): what was found so far
     stats: dict[str, int] = field(default_factory=dict)
+    engine_reason: str = ""  # why this engine ran: the caller named it, or what ``auto`` saw in the puzzle
