@@ -10,7 +10,8 @@ benchmarks/RESULTS.md):
   trigon-stars-hex3 in 0.5 s and the search engine in 1.9 s;
 - place-all puzzles of many pieces that leave few squares spare (the
   frontier boards): the hybrid (the search engine alone stayed 4 to 12
-  pieces short in 60 s; the hybrid packed 18x20 and 19x19);
+  pieces short in 60 s; the hybrid packed 18x20 and 19x19), started again
+  with the next seed every 30 s (a stuck seed rarely recovers);
 - every other place-all puzzle: the search engine (solo-21 in 0.02 s,
   solo-84 by its quarter-turn search in 2 s, CP-SAT alone ran out of time
   on both of those and on trigon-solo-22);
@@ -24,6 +25,7 @@ from __future__ import annotations
 from solver.core.geometry import SQUARE
 from solver.puzzle.definition import Goal, Puzzle
 
+RESTART_EVERY = 30.0  # seconds: auto's hybrid starts again with the next seed (solver.hybrid.portfolio.restarts)
 MANY_PIECES = 42  # two colours' sets: below this the search engine packs alone (solo-21, trigon-solo-22)
 FEW_SPARE = 0.05  # spare squares over the free squares: at most this is a tight packing (frontier: 0.3 % to 2.2 %)
 
@@ -51,6 +53,7 @@ def choose_engine(puzzle: Puzzle, *, count: bool = False, hint: bool = False, cp
     pieces = sum(len(puzzle.pieces.get(c, ())) for c in puzzle.colors)
     free, spare = puzzle.free_squares, puzzle.spare_squares
     if pieces >= MANY_PIECES and free and spare <= FEW_SPARE * free:
-        return "hybrid", (f"{pieces} pieces with {spare} of {free} squares spare: a tight packing, "
-                          "where the hybrid packs and the search engine alone falls short")
+        return "hybrid", (f"{pieces} pieces with {spare} of {free} squares spare: a tight packing, where the "
+                          f"hybrid packs and the search engine alone falls short (a new seed every "
+                          f"{RESTART_EVERY:g} s)")
     return "search", f"a place-all puzzle of {pieces} pieces with {spare} squares spare: the search engine packs these"

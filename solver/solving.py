@@ -100,7 +100,7 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.AUTO, progress: Progress
     opts = SolveOptions(time_limit, seed, count, mode, workers, encoding, cpsat_params, hint, portfolio, scheduler,
                         jobs, search_share)
     opts = replace(opts, time_limit=Deadline.of(opts.time_limit))  # the one form every engine gets
-    reason = NAMED
+    reason, restart = NAMED, None
     if engine is Engine.AUTO:
         from solver.engine_choice import choose_engine
 
@@ -109,6 +109,10 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.AUTO, progress: Progress
                                      hybrid_options=bool(opts.portfolio) or opts.search_share is not None,
                                      search_options=opts.mode is Mode.EXHAUSTIVE)
         engine = Engine(name)
+        if engine is Engine.HYBRID and not opts.portfolio:
+            from solver.engine_choice import RESTART_EVERY
+
+            restart = RESTART_EVERY
     if opts.portfolio and engine is not Engine.HYBRID:
         raise OptionError("a portfolio of seeds runs the hybrid engine (--engine hybrid)")
     if engine is Engine.HYBRID and (opts.count or puzzle.goal is not Goal.PLACE_ALL):
@@ -120,7 +124,7 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.AUTO, progress: Progress
         if engine is Engine.BOTH:
             result = _both(puzzle, opts, progress, stop)
         else:
-            result = _run(puzzle, engine, opts, progress, stop)
+            result = _run(puzzle, engine, opts, progress, stop, restart)
     result.seconds = clock.elapsed
     result.engine_reason = reason
     return result
@@ -174,14 +178,14 @@ def ctrl_c_stops() -> Iterator[threading.Event]:
 
 
 def _run(puzzle: Puzzle, engine: Engine, opts: SolveOptions, progress: ProgressCallback | None,
-         stop: threading.Event | None = None) -> SolveResult:
+         stop: threading.Event | None = None, restart: float | None = None) -> SolveResult:
     if engine is Engine.SEARCH:
         from solver.packing import solve as search_solve
 
         result = search_solve(puzzle, opts.time_limit, opts.seed, opts.mode, opts.count, progress, stop)
     elif engine is Engine.HYBRID:
         from solver.hybrid.engine import solve as hybrid_solve
-        from solver.hybrid.portfolio import portfolio
+        from solver.hybrid.portfolio import portfolio, restarts
 
         symmetric = {Mode.SYMMETRIC: True, Mode.GENERAL: False}.get(opts.mode)
         if opts.portfolio:
@@ -189,6 +193,9 @@ def _run(puzzle: Puzzle, engine: Engine, opts: SolveOptions, progress: ProgressC
             jobs = opts.jobs or min(len(seeds), os.cpu_count() or 1)
             result = portfolio(puzzle, seeds, opts.time_limit, opts.workers, jobs=jobs, scheduler=opts.scheduler,
                                progress=progress, stop=stop, search_share=opts.search_share, symmetric=symmetric)
+        elif restart:  # (auto's choice: a fresh seed when a run is stuck)
+            result = restarts(puzzle, opts.seed, restart, opts.time_limit, opts.workers, progress, stop,
+                              search_share=opts.search_share, symmetric=symmetric)
         else:
             result = hybrid_solve(puzzle, opts.time_limit, opts.seed, opts.workers, progress, stop,
                                   search_share=opts.search_share, symmetric=symmetric)

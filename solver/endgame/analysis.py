@@ -32,7 +32,16 @@ from solver.core.position import Move, Position
 from solver.core.scoring import best_bonus
 from solver.core.text import counted
 from solver.deadline import Deadline
-from solver.endgame.trees import TABLE_BITS, TREE_THREADS, Tree, choose, load_compiled_tree
+from solver.endgame.trees import (
+    TABLE_BITS,
+    TREE_THREADS,
+    Tree,
+    choose,
+    compiled_tree_ready,
+    compiling_in_background,
+    load_compiled_tree,
+    tree_cache_writable,
+)
 from solver.options import check_time_limit, choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Status
@@ -254,45 +263,101 @@ def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0
     half for the solo optima, the rest for the game-tree search.
     ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
     encoding and parameters); ``progress`` hears what is being worked on;
-    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference)."""
+    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference).
+
+    The compiled tree is loaded before the limit starts. When it is not
+    compiled yet (a first run), a process of its own compiles it while the
+    Python tree analyses here; an analysis the Python tree completes first
+    is the answer, else the compiled tree's, with the whole limit, once
+    the compile is done."""
     check_time_limit(time_limit)
     engine = choice(Engine, engine, "engine", ENGINES)
     tree = choose(pos, tree)
     options = options or {}
     groups = interaction_groups(pos)
-    if tree is Tree.COMPILED and (groups or pos.variant.copies > 1):
-        load_compiled_tree(pos, progress)
+    with ctrl_c_stops() as stop:  # Ctrl-C: what was proven by then
+        result = None
+        if tree is Tree.COMPILED and (groups or pos.variant.copies > 1):
+            if not compiled_tree_ready() and tree_cache_writable():
+                result = _race_the_compile(pos, two_player, time_limit, engine, options, progress, groups, stop)
+            if result is None:
+                load_compiled_tree(pos, progress)
+        if result is None:
+            result = _analyze(pos, two_player, time_limit, engine, options, progress, tree, groups, stop)
+    result.interrupted = stop.is_set()
+    if result.interrupted:
+        result.notes.append("interrupted (Ctrl-C): what was proven by then")
+    return result
+
+
+def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | float, engine: Engine, options: dict,
+                      progress: ProgressCallback | None, groups: list[list[int]],
+                      stop: threading.Event) -> Analysis | None:
+    """The Python tree's analysis while the compiled tree compiles in the
+    background: returned when complete (or when Ctrl-C comes), else None
+    once the compile is done (the compiled tree then analyses)."""
+    halt = threading.Event()
+    with compiling_in_background() as compiled:
+        if progress is not None:
+            progress(Progress(0.0, 0, "the compiled game tree compiles in the background (once per install, about "
+                                      "a minute): the Python tree searches meanwhile", notice=True))
+
+        def relay() -> None:
+            while not halt.is_set():
+                if stop.wait(0.1) or compiled.is_set():
+                    halt.set()
+
+        watcher = threading.Thread(target=relay, name="race", daemon=True)
+        watcher.start()
+        try:
+            first = _analyze(pos, two_player, time_limit, engine, options, progress, Tree.PYTHON, groups, halt)
+        finally:
+            halt.set()
+            watcher.join()
+        if stop.is_set():
+            return first
+        if first.tree_proven and all(r.proven for r in first.colors):
+            first.notes.append("the Python tree answered while the compiled one compiled ('blokus warm-up' "
+                               "compiles it once, ahead)")
+            return first
+        if progress is not None:
+            progress(Progress(0.0, 0, "waiting for the compiled game tree to finish compiling", notice=True))
+        while not compiled.wait(0.2):
+            if stop.is_set():  # Ctrl-C while waiting: what the Python tree proved
+                return first
+    return None
+
+
+def _analyze(pos: Position, two_player: bool, time_limit: Deadline | float, engine: Engine, options: dict,
+             progress: ProgressCallback | None, tree: Tree, groups: list[list[int]],
+             stop: threading.Event) -> Analysis:
     clock = Deadline.of(time_limit)  # (from here: the compiled tree is loaded)
 
     def say(text: str) -> None:
         if progress:
             progress(Progress(clock.elapsed, 0, text))
 
-    with ctrl_c_stops() as stop:  # Ctrl-C: what was proven by then
-        active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
-        reports = []
-        for c in range(NUM_COLORS):
-            if stop.is_set():
-                reports.append(_unsolved(pos, c))
-                continue
-            if c in pos.variant.colors:  # (a slot not in play has nothing to place)
-                say(f"solo optimum of {pos.name(c)}")
-            left = sum(1 for a in active if a >= c)
-            share = max(0.5, clock.left() / (2 * max(1, left)))
-            reports.append(_solo(pos, c, engine, clock.within(share), options, tree))
-        analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
-        if pos.game_over:
-            analysis.notes.append("the game is over: these are the final scores")
-        all_proven = all(r.proven for r in reports)
-        if two_player:
-            say("game value (alpha-beta)")
-            _two_player(analysis, clock.at, all_proven, tree, stop)
-        else:
-            say("guaranteed scores (alpha-beta)")
-            _four_player(analysis, clock.at, tree, stop)
-        analysis.interrupted = stop.is_set()
-    if analysis.interrupted:
-        analysis.notes.append("interrupted (Ctrl-C): what was proven by then")
+    active = [c for c in range(NUM_COLORS) if pos.hand[c] and pos.legal_placements(c)]
+    reports = []
+    for c in range(NUM_COLORS):
+        if stop.is_set():
+            reports.append(_unsolved(pos, c))
+            continue
+        if c in pos.variant.colors:  # (a slot not in play has nothing to place)
+            say(f"solo optimum of {pos.name(c)}")
+        left = sum(1 for a in active if a >= c)
+        share = max(0.5, clock.left() / (2 * max(1, left)))
+        reports.append(_solo(pos, c, engine, clock.within(share), options, tree))
+    analysis = Analysis(pos, two_player, pos.game_over, reports, not groups, groups)
+    if pos.game_over:
+        analysis.notes.append("the game is over: these are the final scores")
+    all_proven = all(r.proven for r in reports)
+    if two_player:
+        say("game value (alpha-beta)")
+        _two_player(analysis, clock.at, all_proven, tree, stop)
+    else:
+        say("guaranteed scores (alpha-beta)")
+        _four_player(analysis, clock.at, tree, stop)
     return analysis
 
 
@@ -323,7 +388,8 @@ class _TreeRun:
             return self._count(lambda: self._solve_two_player(pos, deadline, window))
         from solver.endgame.gametree import two_player_value
 
-        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=self._outlook()))
+        return self._python(lambda: two_player_value(pos, deadline, window=window, outlook=self._outlook(),
+                                                             stop=self.stop))
 
     def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
         """The guaranteed scores of ``colors`` (value and best move, or the
@@ -338,7 +404,8 @@ class _TreeRun:
         found: dict = {}
         for c in colors:
             try:
-                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=self._outlook()))
+                found[c] = self._python(lambda: guaranteed_score(pos.copy(), c, deadline, outlook=self._outlook(),
+                                                                     stop=self.stop))
             except OutOfTime as e:
                 found[c] = e
         return found

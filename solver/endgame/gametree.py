@@ -51,8 +51,9 @@ class GameTree:
     ``maximiser`` maximise ``evaluate`` of the final position, the others
     minimise it; ``best()`` gives the value and the best move."""
 
-    def __init__(self, pos: Position, maximiser, evaluate, deadline: float | None, bounds=None):
+    def __init__(self, pos: Position, maximiser, evaluate, deadline: float | None, bounds=None, stop=None):
         self.pos = pos
+        self.stop = stop  # a threading.Event that ends the search as the deadline does (OutOfTime)
         self.maximiser = maximiser
         self.evaluate = evaluate  # final position -> value for the maximiser
         self.bounds = bounds  # position -> proven (lowest, highest) value, or None
@@ -81,7 +82,8 @@ class GameTree:
     def _search(self, alpha: int, beta: int) -> int:
         pos = self.pos
         self.nodes += 1
-        if not self.nodes & 1023 and self.deadline is not None and time.monotonic() > self.deadline:
+        if not self.nodes & 1023 and ((self.deadline is not None and time.monotonic() > self.deadline)
+                                      or (self.stop is not None and self.stop.is_set())):
             raise OutOfTime
         if pos.game_over:
             return self.evaluate(pos)
@@ -143,9 +145,9 @@ class GameTree:
 
 
 def two_player_value(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
-                     outlook=None) -> tuple[int, Move | None, int]:
+                     outlook=None, stop=None) -> tuple[int, Move | None, int]:
     """(seat 1 minus seat 2 under best play, best move, nodes); raises
-    OutOfTime. ``window``: proven bounds on the value, if known;
+    OutOfTime (also once the event ``stop`` is set). ``window``: proven bounds on the value, if known;
     ``outlook(pos)``: proven (lowest, highest) final score per colour (see
     :class:`solver.endgame.analysis.ScoreOutlook`), used to cut branches and to settle
     positions whose outcome no longer depends on play."""
@@ -158,18 +160,18 @@ def two_player_value(pos: Position, deadline: float | None, window: tuple[int, i
         (l0, h0), (l1, h1), (l2, h2), (l3, h3) = outlook(p)
         return l0 + l2 - h1 - h3, h0 + h2 - l1 - l3
 
-    tree = GameTree(pos, {0, 2}, seat_difference, deadline, bounds if outlook else None)
+    tree = GameTree(pos, {0, 2}, seat_difference, deadline, bounds if outlook else None, stop)
     value, move = tree.best(window)
     return value, move, tree.nodes
 
 
 def guaranteed_score(pos: Position, color: int, deadline: float | None,
-                     outlook=None) -> tuple[int, Move | None, int]:
+                     outlook=None, stop=None) -> tuple[int, Move | None, int]:
     """(score colour can guarantee against any play of the others, its best
-    move when it is to move, nodes); raises OutOfTime. ``outlook`` as in
-    :func:`two_player_value`."""
+    move when it is to move, nodes); raises OutOfTime. ``outlook`` and
+    ``stop`` as in :func:`two_player_value`."""
     tree = GameTree(pos, _side_of(pos, color), lambda p: p.score(color), deadline,
-                    (lambda p: outlook(p)[color]) if outlook else None)
+                    (lambda p: outlook(p)[color]) if outlook else None, stop)
     value, move = tree.best()
     return value, move, tree.nodes
 

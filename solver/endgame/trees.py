@@ -6,7 +6,10 @@ gets the plain-Python reference (:mod:`solver.endgame.gametree`)."""
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from enum import StrEnum
+from typing import Iterator
 
 from solver.core.position import Position
 from solver.errors import OptionError
@@ -65,3 +68,55 @@ def load_compiled_tree(pos: Position, progress: ProgressCallback | None = None, 
         treeengine.solve_two_player(pos.copy(), 0.0, table_bits=10)
     except treeengine.OutOfTime:
         pass
+
+
+def compiled_tree_ready() -> bool:
+    """Whether the compiled game tree starts at once: every kernel of it
+    compiled in this process or in the kernel cache (else its first use
+    compiles for about a minute)."""
+    from numba.core.dispatcher import Dispatcher
+
+    from solver.endgame import treekernel, treereach
+    from solver.kernels.jit import ready
+
+    kernels = [k for module in (treekernel, treereach) for k in vars(module).values() if isinstance(k, Dispatcher)]
+    return all(ready(k) for k in kernels)
+
+
+def tree_cache_writable() -> bool:
+    """Whether the game tree's kernels can be saved to a cache (a
+    compile in another process is of use here only then)."""
+    from solver.endgame import treekernel
+    from solver.kernels.jit import writable
+
+    return writable(treekernel._search)
+
+
+def _compile_tree_for_the_cache() -> None:
+    """Run in a process of its own: compile the game tree into the kernel cache."""
+    from solver.core.position import Position
+    from solver.core.variants import DUO
+
+    load_compiled_tree(Position(DUO))
+
+
+@contextmanager
+def compiling_in_background() -> Iterator[threading.Event]:
+    """While the block runs, a process of its own compiles the game tree
+    into the kernel cache (numba compiles one kernel at a time per process:
+    this one stays free to search meanwhile); the event is set when it is
+    done. Leaving the block early stops it."""
+    import multiprocessing
+
+    process = multiprocessing.get_context("spawn").Process(target=_compile_tree_for_the_cache, name="tree-compile",
+                                                           daemon=True)
+    process.start()
+    done = threading.Event()
+    watcher = threading.Thread(target=lambda: (process.join(), done.set()), name="tree-compile-watch", daemon=True)
+    watcher.start()
+    try:
+        yield done
+    finally:
+        if process.is_alive() and not done.is_set():
+            process.terminate()
+        process.join()

@@ -4,6 +4,7 @@ complete packing wins, else the best partial one."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from solver.core.text import counted
 from solver.deadline import Deadline
@@ -101,4 +102,43 @@ def portfolio(puzzle: Puzzle, seeds: list[int], time_limit: Deadline | float | N
         raise OptionError(f"{puzzle.name}: every run of the portfolio failed: {'; '.join(errors)}")
     best.stats["portfolio_failed"] = len(errors)
     best.interrupted = stop is not None and stop.is_set()
+    return best
+
+
+def restarts(puzzle: Puzzle, seed: int, every: float, time_limit: Deadline | float | None = 60.0, workers: int = 0,
+             progress: ProgressCallback | None = None, stop: threading.Event | None = None,
+             search_share: float | None = None, symmetric: bool | None = None,
+             settings: Settings = DEFAULT) -> SolveResult:
+    """Hybrid runs one after the other in this process, seeds ``seed``,
+    ``seed + 1``, ..., each for ``every`` seconds at most, until one packs
+    the puzzle, the limit runs out or ``stop`` (Ctrl-C) is set; the best
+    partial packing otherwise. A run's time to a packing varies a lot
+    with the seed (frontier 18x20 and 19x19, 30 s runs, seeds 0-5: 8 of
+    11 packed, in 1.7 to 22 s; the others not in 60 s either), so a fresh
+    seed does better than more time for a stuck one."""
+    deadline = Deadline.of(time_limit)
+    clock = Deadline()
+    best: SolveResult | None = None
+    runs = 0
+    while True:
+        run_seed = (seed + runs) % (2**31)
+        offset = clock.elapsed  # each run's reports count from its own start: shifted to the whole's
+
+        def heard(info: Progress, offset: float = offset) -> None:
+            progress(replace(info, elapsed=info.elapsed + offset))
+
+        r = solve(puzzle, deadline.within(every), run_seed, workers, heard if progress else None, stop,
+                  search_share=search_share, symmetric=symmetric, settings=settings)
+        runs += 1
+        if best is None or r.status is not Status.UNKNOWN or (
+                squares_placed(puzzle, r.placements) > squares_placed(puzzle, best.placements)):
+            best = r
+            best.method = f"restarts every {every:g} s, run {runs} (seed {run_seed}): {r.method}"
+        left = deadline.left()
+        if r.status is not Status.UNKNOWN or r.interrupted or (left is not None and left < 1.0):
+            break
+        if progress is not None:
+            progress(Progress(clock.elapsed, 0, f"restart {runs}: seed {run_seed + 1} (best so far "
+                                                f"{len(best.placements)} pieces)", notice=True))
+    best.stats["restarts"] = runs - 1
     return best

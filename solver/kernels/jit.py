@@ -164,6 +164,29 @@ class KernelCache(Cache):
         _notice(f"a damaged kernel cache file ({type(error).__name__}) was {what}; the kernel was compiled again")
 
 
+def ready(dispatcher) -> bool:
+    """Whether a kernel starts without a compile: compiled in this process
+    already, or in a cache layer for its current source."""
+    if getattr(dispatcher, "overloads", None):
+        return True
+    cache = getattr(dispatcher, "_cache", None)
+    if not isinstance(cache, KernelCache):
+        return False
+    for _, file in cache._layers:
+        try:
+            if file._load_index():  # (numba's index is empty when the source changed since)
+                return True
+        except Exception:  # a damaged index: a miss, replaced when the kernel compiles
+            pass
+    return False
+
+
+def writable(dispatcher) -> bool:
+    """Whether a kernel's compile is saved to a cache folder it can write."""
+    cache = getattr(dispatcher, "_cache", None)
+    return isinstance(cache, KernelCache) and cache._save_to is not None
+
+
 def njit(*args, cache: bool = False, **options):
     """``numba.njit``; with ``cache=True`` the kernel gets a
     :class:`KernelCache` instead of numba's cache."""
