@@ -71,16 +71,14 @@ def load_compiled_tree(pos: Position, progress: ProgressCallback | None = None, 
 
 
 def compiled_tree_ready() -> bool:
-    """Whether the compiled game tree starts at once: every kernel of it
-    compiled in this process or in the kernel cache (else its first use
-    compiles for about a minute)."""
-    from numba.core.dispatcher import Dispatcher
-
-    from solver.endgame import treekernel, treereach
+    """Whether the compiled game tree starts at once: its search kernel
+    (which compiles the kernels it calls with it) compiled in this process
+    or in the kernel cache; else its first use compiles for about a
+    minute."""
+    from solver.endgame import treekernel
     from solver.kernels.jit import ready
 
-    kernels = [k for module in (treekernel, treereach) for k in vars(module).values() if isinstance(k, Dispatcher)]
-    return all(ready(k) for k in kernels)
+    return ready(treekernel._search)
 
 
 def tree_cache_writable() -> bool:
