@@ -6,7 +6,8 @@ warm start-up, for two versions of the code side by side.
 Every round unpacks each version (``git archive``: the package and its
 puzzles, no cache) into a new folder, runs each command there once cold
 and once more warm, each in a fresh process, and times the whole process
-(wall seconds). The versions alternate in order from round to round. A
+(wall seconds); the warm run waits for a compile the cold one left going
+in the background. The versions alternate in order from round to round. A
 command a version does not have is left out for it. Figures go to
 benchmarks/RESULTS.md by hand, with the date and the command.
 """
@@ -56,6 +57,17 @@ def timed(home: Path, args: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, proc.returncode
 
 
+def background_done(home: Path, timeout: float = 600) -> None:
+    """Wait for a game-tree compile the last command left running for
+    ``home`` (a first ``analyze`` answers before its compile ends)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = subprocess.run(["pgrep", "-f", f"_compile_tree_for_the_cache.* {home}$"], capture_output=True)
+        if not found.stdout.strip():
+            return
+        time.sleep(0.5)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", required=True, help="the version to compare against (a commit)")
@@ -76,6 +88,7 @@ def main() -> None:
                     if not has_command(home, cmd[0]):
                         continue
                     cold, rc_cold = timed(home, cmd)  # the first run compiles what it needs
+                    background_done(home)
                     warm, rc_warm = timed(home, cmd)
                     entry = figures.setdefault((label, name), {"cold": [], "warm": []})
                     entry["cold"].append(cold)

@@ -8,13 +8,15 @@ benchmarks/RESULTS.md):
   29 s on tetromino-8x10 where CP-SAT took 107 s; solo optima are small),
   except a count on the triangle board, where CP-SAT counted
   trigon-stars-hex3 in 0.5 s and the search engine in 1.9 s;
-- place-all puzzles of many pieces that leave few squares spare (the
-  frontier boards): the hybrid (the search engine alone stayed 4 to 12
-  pieces short in 60 s; the hybrid packed 18x20 and 19x19), started again
-  with the next seed every 30 s (a stuck seed rarely recovers);
+- place-all puzzles of 42 pieces or more: the hybrid (on the frontier
+  boards the search engine alone stayed 4 to 12 pieces short in 60 s
+  where the hybrid packed 18x20 and 19x19; solo-84 in 0.5-0.7 s against
+  the search engine's 1.2-1.8 s, solo-84-monomino-last in 1.8-2.1 s
+  against 4.4-5.2 s), started again with the next seed every 30 s (a
+  stuck seed rarely recovers);
 - every other place-all puzzle: the search engine (solo-21 in 0.02 s,
-  solo-84 by its quarter-turn search in 2 s, CP-SAT alone ran out of time
-  on both of those and on trigon-solo-22);
+  trigon-solo-22 in 0.1 s; CP-SAT alone took 1.4 s and 1.1 s, or ran out
+  of time);
 - options only one engine takes choose that engine: a hint or CP-SAT
   parameters CP-SAT, a portfolio or a search share the hybrid, the
   exhaustive mode the search engine.
@@ -27,7 +29,6 @@ from solver.puzzle.definition import Goal, Puzzle
 
 RESTART_EVERY = 30.0  # seconds: auto's hybrid starts again with the next seed (solver.hybrid.portfolio.restarts)
 MANY_PIECES = 42  # two colours' sets: below this the search engine packs alone (solo-21, trigon-solo-22)
-FEW_SPARE = 0.05  # spare squares over the free squares: at most this is a tight packing (frontier: 0.3 % to 2.2 %)
 
 
 def choose_engine(puzzle: Puzzle, *, count: bool = False, hint: bool = False, cpsat_options: bool = False,
@@ -51,9 +52,7 @@ def choose_engine(puzzle: Puzzle, *, count: bool = False, hint: bool = False, cp
     if puzzle.goal is Goal.MAXIMIZE:
         return "search", "a maximize goal: the search engine's branch and bound proves the optimum"
     pieces = sum(len(puzzle.pieces.get(c, ())) for c in puzzle.colors)
-    free, spare = puzzle.free_squares, puzzle.spare_squares
-    if pieces >= MANY_PIECES and free and spare <= FEW_SPARE * free:
-        return "hybrid", (f"{pieces} pieces with {spare} of {free} squares spare: a tight packing, where the "
-                          f"hybrid packs and the search engine alone falls short (a new seed every "
-                          f"{RESTART_EVERY:g} s)")
-    return "search", f"a place-all puzzle of {pieces} pieces with {spare} squares spare: the search engine packs these"
+    if pieces >= MANY_PIECES:
+        return "hybrid", (f"{pieces} pieces to place: the hybrid packs large puzzles fastest, and the tight ones "
+                          f"only it does (a new seed every {RESTART_EVERY:g} s)")
+    return "search", f"a place-all puzzle of {pieces} pieces: the search engine packs these fastest"

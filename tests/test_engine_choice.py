@@ -17,12 +17,12 @@ from tests.util import ROOT
 
 PUZZLES = ROOT / "puzzles"
 
-# the bundled puzzles: the frontier boards (many pieces, a few squares spare) go to the hybrid
+# the bundled puzzles: those of 42 pieces or more (solo-84 and the frontier boards) go to the hybrid
 BUNDLED = {
     "avoid-x-7x7": "search", "connect-8x8": "search", "duo-solo-21": "search", "fill-6x6-impossible": "search",
     "frontier-18x20": "hybrid", "frontier-19x19": "hybrid", "frontier-21x17": "hybrid",
     "frontier-2c-10x18": "hybrid", "frontier-2c-12x15": "hybrid", "frontier-2c-13x14": "hybrid",
-    "solo-21": "search", "solo-84": "search", "solo-84-monomino-last": "search", "stars-8x8": "search",
+    "solo-21": "search", "solo-84": "hybrid", "solo-84-monomino-last": "hybrid", "stars-8x8": "search",
     "tetromino-8x10": "search", "tetromino-8x10-distinct": "search", "trigon-solo-22": "search",
     "trigon-stars-hex3": "search",
 }
@@ -43,17 +43,16 @@ def test_every_bundled_puzzle_has_its_engine():
 
 
 @pytest.mark.parametrize("size, colors, engine", [
-    ("18x20", 4, "hybrid"), ("19x19", 4, "hybrid"), ("12x15", 2, "hybrid"),
-    ("20x20", 4, "search"),  # 44 squares spare, and the quarter turn: the search engine's symmetric beam
-    ("14x14", 1, "search"), ("22x22", 4, "search"),
+    ("18x20", 4, "hybrid"), ("19x19", 4, "hybrid"), ("12x15", 2, "hybrid"), ("20x20", 4, "hybrid"),
+    ("14x14", 1, "search"), ("20x20", 1, "search"),
 ])
 def test_user_written_place_all_files(size, colors, engine):
     names = ("blue", "yellow", "red", "green")[:colors] if colors != 2 else ("blue", "red")
     puzzle = parse_puzzle(user_file(size, names), "mine.toml")
     chosen, reason = choose_engine(puzzle)
     assert chosen == engine, reason
-    if engine == "hybrid":
-        assert f"{puzzle.spare_squares} of {puzzle.free_squares} squares spare" in reason
+    pieces = 21 * colors
+    assert reason.startswith(f"{pieces} pieces to place" if engine == "hybrid" else f"a place-all puzzle of {pieces}")
 
 
 def test_counts_maximize_and_engine_options():

@@ -269,7 +269,8 @@ def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0
     compiled yet (a first run), a process of its own compiles it while the
     Python tree analyses here; an analysis the Python tree completes first
     is the answer, else the compiled tree's, with the whole limit, once
-    the compile is done."""
+    the compile is done. The compile goes on after an early answer, so
+    that the next run finds it done."""
     check_time_limit(time_limit)
     engine = choice(Engine, engine, "engine", ENGINES)
     tree = choose(pos, tree)
@@ -297,7 +298,8 @@ def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | fl
     background: returned when complete (or when Ctrl-C comes), else None
     once the compile is done (the compiled tree then analyses)."""
     halt = threading.Event()
-    with compiling_in_background() as compiled:
+    with compiling_in_background() as background:
+        compiled = background.done
         if progress is not None:
             progress(Progress(0.0, 0, "the compiled game tree compiles in the background (once per install, about "
                                       "a minute): the Python tree searches meanwhile", notice=True))
@@ -315,15 +317,17 @@ def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | fl
             halt.set()
             watcher.join()
         if stop.is_set():
+            background.cancel()
             return first
         if first.tree_proven and all(r.proven for r in first.colors):
-            first.notes.append("the Python tree answered while the compiled one compiled ('blokus warm-up' "
-                               "compiles it once, ahead)")
+            first.notes.append("the Python tree answered while the compiled one compiled; the compile goes on "
+                               "in the background for the next runs ('blokus warm-up' compiles every kernel ahead)")
             return first
         if progress is not None:
             progress(Progress(0.0, 0, "waiting for the compiled game tree to finish compiling", notice=True))
         while not compiled.wait(0.2):
             if stop.is_set():  # Ctrl-C while waiting: what the Python tree proved
+                background.cancel()
                 return first
     return None
 

@@ -98,23 +98,41 @@ def _compile_tree_for_the_cache() -> None:
     load_compiled_tree(Position(DUO))
 
 
+class BackgroundCompile:
+    """The game tree compiling in a process of its own (see
+    :func:`compiling_in_background`): ``done`` is set when it ends."""
+
+    def __init__(self, process) -> None:
+        self.process = process
+        self.done = threading.Event()
+        threading.Thread(target=lambda: (process.wait(), self.done.set()), name="tree-compile-watch",
+                         daemon=True).start()
+
+    def cancel(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+
+
 @contextmanager
-def compiling_in_background() -> Iterator[threading.Event]:
+def compiling_in_background() -> Iterator[BackgroundCompile]:
     """While the block runs, a process of its own compiles the game tree
     into the kernel cache (numba compiles one kernel at a time per process:
-    this one stays free to search meanwhile); the event is set when it is
-    done. Leaving the block early stops it."""
-    import multiprocessing
+    this one stays free to search meanwhile). Left before the compile ends,
+    the compile goes on, detached, so that the next run finds the tree
+    compiled, unless ``cancel()`` was called (Ctrl-C) or the block raised."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
 
-    process = multiprocessing.get_context("spawn").Process(target=_compile_tree_for_the_cache, name="tree-compile",
-                                                           daemon=True)
-    process.start()
-    done = threading.Event()
-    watcher = threading.Thread(target=lambda: (process.join(), done.set()), name="tree-compile-watch", daemon=True)
-    watcher.start()
+    home = str(Path(__file__).resolve().parents[2])  # the folder this package is in: the child imports the same
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (home, os.environ.get("PYTHONPATH")) if p)}
+    process = subprocess.Popen([sys.executable, "-c", "from solver.endgame.trees import _compile_tree_for_the_cache "
+                                "as compile_it; compile_it()", home], env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    background = BackgroundCompile(process)
     try:
-        yield done
-    finally:
-        if process.is_alive() and not done.is_set():
-            process.terminate()
-        process.join()
+        yield background
+    except BaseException:
+        background.cancel()
+        raise

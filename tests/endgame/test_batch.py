@@ -299,11 +299,8 @@ def test_same_names_in_two_folders_are_refused(games, tmp_path, capsys):
     assert "have the same name" in capsys.readouterr().err
 
 
-@pytest.mark.slow
-def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
-    """SIGINT once two quick games are done and a long one runs: those two
-    are kept, summary.csv lists the long one as not done, exit 130; a rerun
-    skips the two."""
+def two_quick_and_a_long_game(games, tmp_path):
+    """A folder of two Duo games that end in seconds and sample-2p from move 1 (minutes)."""
     import shutil
 
     folder = tmp_path / "games"
@@ -311,6 +308,15 @@ def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
     for name in ("duo-0.blksgf", "duo-1.blksgf"):
         shutil.copy(games / name, folder / name)
     shutil.copy(ROOT / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
+    return folder
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_games_done_and_lists_the_rest(games, tmp_path):
+    """SIGINT once two quick games are done and a long one runs: those two
+    are kept, summary.csv lists the long one as not done, exit 130; a rerun
+    skips the two."""
+    folder = two_quick_and_a_long_game(games, tmp_path)
     out = tmp_path / "out"
     proc, _ = signal_when(["annotate", str(folder), "--out-dir", str(out), "--from", "1", "--time-limit", "600",
                            "--workers", "2"], lambda line: "2/3 games" in line)  # one line per game ended
@@ -330,14 +336,9 @@ def test_ctrl_c_in_a_batch_run_here_stops_the_game_running_and_skips_the_rest(ga
     """workers 0 (the games one after the other in this process): SIGINT
     while the long game (first: the biggest goes first) runs stops it and
     skips the two after it; nothing is written for any, the summary is."""
-    import shutil
     import threading
 
-    folder = tmp_path / "games"
-    folder.mkdir()
-    for name in ("duo-0.blksgf", "duo-1.blksgf"):
-        shutil.copy(games / name, folder / name)
-    shutil.copy(ROOT / "puzzles" / "games" / "sample-2p.blksgf", folder / "long.blksgf")
+    folder = two_quick_and_a_long_game(games, tmp_path)
     out = tmp_path / "out"
     timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()

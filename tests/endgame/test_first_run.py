@@ -35,11 +35,30 @@ def analyze_json(cwd, *args: str) -> tuple[dict, str]:
 
 
 def test_a_first_analysis_answers_with_the_python_tree_while_the_compiled_one_compiles(tmp_path):
-    cold, said = analyze_json(cold_copy(tmp_path), "--move", "56", "--time-limit", "20")
+    home = cold_copy(tmp_path)
+    cold, said = analyze_json(home, "--move", "56", "--time-limit", "20")
     warm, _ = analyze_json(ROOT, "--move", "56", "--time-limit", "20")
     assert "compiles in the background" in said
     assert any("the Python tree answered" in note for note in cold["notes"])
     assert cold["game_value_proven"] and values(cold) == values(warm)
+    wait_for_the_compile(home)  # it went on after the answer: the next run finds the tree compiled
+    again, said = analyze_json(home, "--move", "56", "--time-limit", "20")
+    assert "compiles in the background" not in said and values(again) == values(warm)
+    assert not any("the Python tree answered" in note for note in again["notes"])
+
+
+def wait_for_the_compile(home, timeout: float = 600) -> None:
+    """Until no process compiling the game tree for ``home`` runs any more."""
+    import subprocess
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = subprocess.run(["pgrep", "-f", f"_compile_tree_for_the_cache.* {home}$"], capture_output=True, text=True)
+        if not found.stdout.strip():
+            return
+        time.sleep(1)
+    raise AssertionError("the background compile did not end")
 
 
 @pytest.mark.slow
