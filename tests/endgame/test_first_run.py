@@ -34,6 +34,7 @@ def analyze_json(cwd, *args: str) -> tuple[dict, str]:
     return json.loads(proc.stdout), proc.stderr
 
 
+@pytest.mark.slow
 def test_a_first_analysis_answers_with_the_python_tree_while_the_compiled_one_compiles(tmp_path):
     home = cold_copy(tmp_path)
     cold, said = analyze_json(home, "--move", "56", "--time-limit", "20")
