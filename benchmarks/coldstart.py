@@ -62,7 +62,7 @@ def background_done(home: Path, timeout: float = 600) -> None:
     ``home`` (a first ``analyze`` answers before its compile ends)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        found = subprocess.run(["pgrep", "-f", f"_compile_tree_for_the_cache.* {home}$"], capture_output=True)
+        found = subprocess.run(["pgrep", "-f", f"compile_game_tree.* {home}$"], capture_output=True)
         if not found.stdout.strip():
             return
         time.sleep(0.5)

@@ -4,6 +4,7 @@ bridge to the slow reference generator."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 from solver.core import reference
@@ -12,6 +13,14 @@ from solver.core.position import Move, Position
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 DATA = ROOT / "tests" / "data"
+
+
+def cold_copy(folder: Path) -> Path:
+    """The package and its puzzles copied into ``folder`` without a kernel
+    cache: a fresh install, for first-run tests (run commands there)."""
+    for name in ("solver", "puzzles"):
+        shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
 
 
 def random_game(seed: int, pos: Position | None = None, max_moves: int | None = None) -> Position:

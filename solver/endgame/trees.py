@@ -90,8 +90,10 @@ def tree_cache_writable() -> bool:
     return writable(treekernel._search)
 
 
-def _compile_tree_for_the_cache() -> None:
-    """Run in a process of its own: compile the game tree into the kernel cache."""
+def compile_game_tree() -> None:
+    """Compile the game tree into the kernel cache (a search from the start
+    of a Duo game calls every kernel analyze and annotate use; Junior's
+    solo kernels compile on their first use)."""
     from solver.core.position import Position
     from solver.core.variants import DUO
 
@@ -127,7 +129,7 @@ def compiling_in_background() -> Iterator[BackgroundCompile]:
 
     home = str(Path(__file__).resolve().parents[2])  # the folder this package is in: the child imports the same
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (home, os.environ.get("PYTHONPATH")) if p)}
-    process = subprocess.Popen([sys.executable, "-c", "from solver.endgame.trees import _compile_tree_for_the_cache "
+    process = subprocess.Popen([sys.executable, "-c", "from solver.endgame.trees import compile_game_tree "
                                 "as compile_it; compile_it()", home], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     background = BackgroundCompile(process)

@@ -10,7 +10,6 @@ import json
 import os
 import pty
 import select
-import shutil
 import struct
 import subprocess
 import sys
@@ -19,11 +18,11 @@ import time
 
 import pytest
 
-from solver.terminal import COLOURS, ProgressView, paint_board
 from solver.puzzle.result import Progress
+from solver.terminal import COLOURS, ProgressView, paint_board
 from solver.version import __version__
 from tests.faults import blokus
-from tests.util import ROOT
+from tests.util import ROOT, cold_copy
 
 ESC = "\x1b["
 # a run over a second that prints a board: the hybrid's best partial packing after 3 s
@@ -130,13 +129,6 @@ def test_blokus_alone_prints_a_guide_and_version_prints_the_version():
             assert blokus(line.split()[1], "--help").returncode == 0, line
     version = blokus("--version")
     assert (version.returncode, version.stdout) == (0, f"blokus {__version__}\n")
-
-
-def cold_copy(tmp_path):
-    """The package and its puzzles in a new folder, without a kernel cache."""
-    for name in ("solver", "puzzles"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return tmp_path
 
 
 @pytest.mark.slow

@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
 
 from tests.faults import blokus
-from tests.util import ROOT
-
-
-def cold_copy(tmp_path):
-    """The package and its puzzles in a new folder, without a kernel cache."""
-    for name in ("solver", "puzzles"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return tmp_path
+from tests.util import ROOT, cold_copy
 
 
 def values(obj: dict) -> dict:
@@ -55,7 +47,7 @@ def wait_for_the_compile(home, timeout: float = 600) -> None:
 
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        found = subprocess.run(["pgrep", "-f", f"_compile_tree_for_the_cache.* {home}$"], capture_output=True, text=True)
+        found = subprocess.run(["pgrep", "-f", f"compile_game_tree.* {home}$"], capture_output=True, text=True)
         if not found.stdout.strip():
             return
         time.sleep(1)
