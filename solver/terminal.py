@@ -27,7 +27,8 @@ TICK = 0.5  # seconds between redraws of the bar while nothing is reported (the 
 # what compiles, by the kernel's package, in the words of the notice
 KERNEL_KINDS = {"solver.endgame": "the game-tree engine", "solver.packing": "the packing kernels",
                 "solver.kernels": "the bitboard helpers"}
-COMPILE_NOTE = "once per install, up to a minute or two; 'blokus warm-up' compiles every kernel ahead"
+ONCE = "once per install, up to a minute or two"
+COMPILE_NOTE = f"{ONCE}; 'blokus warm-up' compiles every kernel ahead"
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -52,7 +53,7 @@ def kernel_kind(module: str) -> str:
 class ProgressView:
     """The progress of one command on stderr: :class:`Progress` reports
     (it is a ``ProgressCallback``) and kernel compiles (``compiling``, a
-    :func:`solver.kernels.jit.compile_watch` callback). On a terminal a
+    :func:`solver.kernels.compiles.compile_watch` callback). On a terminal a
     tqdm bar: the share of the steps done with an estimate of what is left
     when the work counts steps, else the time used of ``limit``; what the
     engine has to show beside it; redrawn every half second, so the clock
@@ -111,7 +112,7 @@ class ProgressView:
         info = self.last
         parts = []
         if self.compiles:
-            parts.append(f"compiling {', '.join(sorted(self.compiled))} ({COMPILE_NOTE.split(';')[0]})")
+            parts.append(f"compiling {', '.join(sorted(self.compiled))} ({ONCE})")
         if info.text:
             parts.append(info.text)
         if info.nodes:
@@ -130,7 +131,7 @@ class ProgressView:
             if info.total:
                 form = "{desc} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}, {remaining} left]"
             elif total:
-                form = "{desc} |{bar}| {elapsed} of " + _clock(total)
+                form = "{desc} |{bar}| {elapsed} of " + tqdm.format_interval(total)
             else:
                 form = "{desc} [{elapsed}]"
             width = shutil.get_terminal_size((80, 24)).columns  # (a terminal that says 0 columns gets 80)
@@ -158,11 +159,6 @@ class ProgressView:
 
         self.ticker = threading.Thread(target=tick, name="progress", daemon=True)
         self.ticker.start()
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(round(seconds)), 60)
-    return f"{minutes:02d}:{secs:02d}" if minutes < 60 else f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
 
 
 # -- colours ------------------------------------------------------------------------
