@@ -13,9 +13,11 @@ one but ``solo`` and ``python``, the solo optima and the Python tree):
 - ``python``: two-player values by the Python tree at those rounds;
 - ``speed``: positions per second of both trees on the same positions
   (the two run alternately, position by position);
-- ``depth``: exact two-player values of ``--games`` seeded games (each
-  colour plays a random move of its largest piece left) at 8, 12 and 16
-  placements before their end, with seconds and proven or not;
+- ``depth``: exact two-player values of ``--games`` seeded games
+  (``--policy random``: each colour plays a random move of its largest
+  piece left; ``person``: as a person might, see :func:`person_game`) at
+  ``--backs`` placements before their end, with seconds and proven or
+  not, on each of ``--arms`` thread counts side by side;
 - ``duo``: the same for seeded Blokus Duo games;
 - ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56
   (``sample`` and ``depth`` split the root's moves between ``--threads``
@@ -65,7 +67,7 @@ from solver.packing import solve  # noqa: E402
 from solver.puzzle.result import Status  # noqa: E402
 
 ROUNDS = (12, 14, 16)
-BACKS = (8, 12, 16)
+BACKS = (10, 12, 14, 16)
 TABLE_BITS = 22
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,6 +95,43 @@ def seeded_game(seed: int, variant: Variant = CLASSIC) -> Position:
         size = max(len(pos.table.squares[p]) for p in moves)
         pos.push(Move(pos.to_move, rng.choice([p for p in moves if len(pos.table.squares[p]) == size])))
     return pos
+
+
+def person_game(seed: int, variant: Variant = DUO) -> Position:
+    """A whole game in which each colour plays as a person might: bigger
+    pieces first, toward the middle while it opens, keeping attach squares
+    of its own and taking the other side's, with some noise (a Gaussian
+    term per move, so that no two seeds play alike)."""
+    rng = random.Random(seed * 7919 + 17)
+    pos = Position(variant)
+    t, b = pos.table, pos.board
+    rows, cols = b.height, b.width
+    middle = ((rows - 1) / 2, (cols - 1) / 2)
+    centre = [b.row_col(sq) for sq in range(b.size)]
+    seat = {c: c % 2 for c in range(4)}
+    while not pos.game_over:
+        c = pos.to_move
+        occ = pos.all_occupied
+        live = [pos.reach[o] & ~pos.forbidden[o] & ~occ for o in range(4)]
+        others = [o for o in range(4) if seat[o] != seat[c] and pos.hand[o]]
+        opening = bin(pos.occupied[c]).count("1") < 25
+        best, choice = None, None
+        for p in pos.legal_placements():
+            sqs = t.squares[p]
+            gain = (t.corner[p] & ~(pos.forbidden[c] | t.edge[p] | t.mask[p] | occ)).bit_count()
+            taken = sum((t.mask[p] & live[o]).bit_count() for o in others)
+            score = 3 * len(sqs) + gain + 1.5 * taken + rng.gauss(0, 1.5)
+            if opening:
+                r = sum(centre[q][0] for q in sqs) / len(sqs)
+                k = sum(centre[q][1] for q in sqs) / len(sqs)
+                score -= 0.5 * (abs(r - middle[0]) + abs(k - middle[1]))
+            if best is None or score > best:
+                best, choice = score, p
+        pos.push(Move(c, choice))
+    return pos
+
+
+POLICIES = {"random": seeded_game, "person": person_game}
 
 
 def before_end(end: Position, back: int) -> Position:
@@ -242,24 +281,33 @@ def section_speed(args) -> None:
 
 
 def section_depth(args, variant: Variant = CLASSIC) -> dict:
-    """Exact two-player values at 8, 12 and 16 placements before the end."""
-    print(f"exact two-player values ({variant.game}), {args.games} seeded games, placements before the end"
-          f" ('-': not proven in {args.limit:.0f} s)")
-    print(f"{'back':>4} {'game':>4} {'value':>6} {'seconds':>8} {'positions':>12} {'pos/s':>9} {'depth':>5}")
-    proven = {}
-    for back in BACKS:
-        done = 0
+    """Exact two-player values at ``--backs`` placements before the end of
+    ``--games`` games of ``--policy``, on each of ``--arms`` thread counts
+    side by side (the order alternating from position to position)."""
+    arms = [int(a) for a in args.arms.split(",")] if args.arms else [args.threads]
+    play = POLICIES[args.policy]
+    print(f"exact two-player values ({variant.game}), {args.games} {args.policy} games, placements before the end"
+          f" ('-': not proven in {args.limit:.0f} s); threads {' and '.join(map(str, arms))}")
+    print(f"{'back':>4} {'game':>4} {'thr':>3} {'value':>6} {'seconds':>8} {'positions':>12} {'pos/s':>9} {'depth':>5}")
+    for threads in arms:  # load the kernels first: not a position's cost
+        compiled(before_end(play(args.seed, variant), 4), args.limit, split=threads)
+    proven: dict = {}
+    for back in args.backs:
+        done = dict.fromkeys(arms, 0)
         for g in range(args.games):
-            pos = before_end(seeded_game(args.seed + g, variant), back)
-            out, seconds, nodes = compiled(pos, args.limit, split=args.threads)
-            if out is not None:
-                done += 1
-                proven.setdefault(back, []).append((g, pos, seconds))
-                cell = f"{out.value:>6} {seconds:>8.2f} {nodes:>12,} {nodes / seconds:>9,.0f} {out.depth:>5}"
-            else:
-                cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {nodes:>12,} {nodes / seconds:>9,.0f}"
-            print(f"{back:>4} {g:>4} {cell}", flush=True)
-        print(f"{back:>4} proven {done} of {args.games}")
+            pos = before_end(play(args.seed + g, variant), back)
+            order = arms if g % 2 == 0 else arms[::-1]
+            for threads in order:
+                out, seconds, nodes = compiled(pos, args.limit, split=threads)
+                if out is not None:
+                    done[threads] += 1
+                    proven.setdefault(back, []).append((g, pos, seconds))
+                    cell = f"{out.value:>6} {seconds:>8.2f} {nodes:>12,} {nodes / seconds:>9,.0f} {out.depth:>5}"
+                else:
+                    cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {nodes:>12,} {nodes / seconds:>9,.0f}"
+                print(f"{back:>4} {g:>4} {threads:>3} {cell}", flush=True)
+        print(f"{back:>4} proven " + ", ".join(f"{done[a]} of {args.games} on {a} thread{'s' * (a > 1)}"
+                                                for a in arms), flush=True)
     return proven
 
 
@@ -279,10 +327,10 @@ def section_four(args) -> None:
     print(f"four-player guaranteed scores, the same positions ({args.limit:.0f} s for the four colours, "
           f"{args.threads} at once)")
     print(f"{'back':>4} {'game':>4} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8} {'positions':>12}")
-    for back in BACKS:
+    for back in args.backs:
         done = 0
         for g in range(args.games):
-            pos = before_end(seeded_game(args.seed + g), back)
+            pos = before_end(POLICIES[args.policy](args.seed + g, CLASSIC), back)
             deadline = time.monotonic() + args.limit
             t0, nodes, cells = time.perf_counter(), 0, []
             for out in te.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS).values():
@@ -339,6 +387,11 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=TREE_THREADS,
                     help=f"threads (default {TREE_THREADS}, as analyze): four section, colours searched at once; "
                          "sample and depth sections, the root's moves split between them (1: one thread)")
+    ap.add_argument("--backs", type=lambda t: [int(x) for x in t.split(",")], default=list(BACKS),
+                    help="placements before the end, comma-separated (default %(default)s)")
+    ap.add_argument("--policy", choices=sorted(POLICIES), default="random",
+                    help="how the games are played: random moves of the largest piece, or person-like")
+    ap.add_argument("--arms", default="", help="depth and duo sections: thread counts side by side, e.g. 1,2")
     args = ap.parse_args()
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     proven: dict = {}
