@@ -25,7 +25,10 @@ reach (Params.fit; ``f2`` rechecked at every solo node too), ``pN`` the solo bou
 them once their positions exceed N times the tree's, ``mN`` the colour
 to move bounded too with up to N more pieces than ``pN``, ``xN``
 reaches of hands of up to N pieces (``x``: every hand) by chains of
-placements (Params.reach). The guess is the value of the greedy line
+placements (Params.reach), ``oN`` moves ordered by a static evaluation
+too on rows up to N plies down (Params.order_eval), ``T`` the two-player
+value's settings (treeengine.TWO_PLAYER: ``f1:t90:k2000:p5:m1:x``), then
+the options after it. The guess is the value of the greedy line
 (every colour plays its largest piece, the first listed), as
 benchmarks/endgame.py's plies_left.
 
@@ -46,7 +49,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from endgame import TABLE_BITS, before_end, seeded_game  # noqa: E402
+from endgame import POLICIES, TABLE_BITS, before_end, seeded_game  # noqa: E402
+
+from solver.core.variants import CLASSIC, DUO  # noqa: E402
 
 from solver.core.position import Move  # noqa: E402
 from solver.endgame import treeengine as te
@@ -98,9 +103,15 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 def solve(method, pos, cap, guess):
     bits, etc, tight, sbits, tb, fit, pieces, ratio, mover, reach = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1, 0
+    order = 0
     method, *opts = method.split(":")
     for o in opts:
-        if o[0] == "b":
+        if o == "T":
+            s = te.TWO_PLAYER
+            tight, tb, fit, pieces, mover, reach = s.tight, s.tight_budget, s.fit, s.tight_pieces, s.mover, s.reach
+        elif o[0] == "o":
+            order = int(o[1:])
+        elif o[0] == "b":
             bits = int(o[1:])
         elif o[0] == "e":
             etc = int(o[1:])
@@ -122,7 +133,8 @@ def solve(method, pos, cap, guess):
             reach = int(o[1:] or 21)
     eng = te.engine(pos.board, bits)
     p = te.params(pos, WEIGHT, MAXIMISER, te.Settings(etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
-                                                      tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach))
+                                                      tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach,
+                                                      order_eval=order))
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = te._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo
@@ -193,7 +205,10 @@ def main():
     ap.add_argument("--guaranteed", action="store_true",
                     help="the four-player guaranteed score of each colour (a row per colour, game.colour) instead")
     ap.add_argument("--cpu", type=float, help="stop a method after this many CPU seconds on a position (as well as --cap)")
+    ap.add_argument("--policy", choices=sorted(POLICIES), default="random", help="the games' policy (endgame.py)")
+    ap.add_argument("--duo", action="store_true", help="Blokus Duo games instead of classic two-player ones")
     args = ap.parse_args()
+    variant = DUO if args.duo else CLASSIC
     methods = args.methods.split(",")
     CPU[0] = args.cpu
     print("load", os.getloadavg())
@@ -208,7 +223,7 @@ def main():
 
         cases = [(args.move, 0, load_record(args.record).position(args.move))]
     else:
-        cases = [(back, g, before_end(seeded_game(args.seed + g), back))
+        cases = [(back, g, before_end(POLICIES[args.policy](args.seed + g, variant), back))
                  for back in spans(args.backs) for g in spans(args.games)]
     if args.guaranteed:
         cases = [(back, f"{g}.{c}", pos, c) for back, g, pos in cases for c in range(4)]

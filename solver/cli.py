@@ -26,7 +26,7 @@ from solver.formats.solution_file import placement_json, solution_to_json
 from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
 from solver.puzzle.definition import Goal
-from solver.puzzle.result import Progress, Status
+from solver.puzzle.result import Status
 from solver.solving import ENGINES, MAX_SEED, NAMED, SOLVE_ENGINES, Engine
 from solver.version import __version__
 
@@ -204,7 +204,9 @@ def _add_analyze(sub) -> None:
         "disagree (--engine both).",
         ["blokus analyze puzzles/games/sample-2p.blksgf --move 56",
          "blokus analyze puzzles/games/sample-4p.blksgf --move 54 --engine both --json",
-         "blokus analyze game.blksgf --time-limit 300 --render output/endgame.png"],
+         "blokus analyze game.blksgf --time-limit 300 --render output/endgame.png",
+         "blokus analyze game.blksgf --move 40 --time-limit 600 --workers 8",
+         "blokus analyze game.blksgf --move 40 --scheduler tcp://host:8786"],
     )
     _record_args(p)
     p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
@@ -214,6 +216,11 @@ def _add_analyze(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--render", metavar="PATH",
                    help="also draw the position with the solo-optimum placements of the colour to move")
+    p.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
+                   help="split the two-player game tree over a local Dask cluster of N worker processes "
+                        "(default: two threads in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="split the two-player game tree over an existing Dask cluster, e.g. tcp://host:8786")
 
 
 def _add_annotate(sub) -> None:
@@ -673,7 +680,8 @@ def cmd_analyze(args) -> int:
         check_output(args.render)  # fail before the analysis
     with _progress(args.time_limit) as printer:
         # seconds, not the deadline: the limit starts again once the compiled tree is loaded
-        a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer)
+        a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer,
+                    cluster=_tree_cluster(args))
     seconds = clock.elapsed
     n = args.move if args.move is not None else record.move_count
     failed: list[str] = []
@@ -685,6 +693,18 @@ def cmd_analyze(args) -> int:
         _print_analysis(args, record, pos, a, n, seconds, failed)
     code = EXIT_DISAGREE if any(r.disagreement for r in a.colors) else EXIT_INTERRUPTED if a.interrupted else EXIT_OK
     return _report_failed(failed, code)
+
+
+def _tree_cluster(args):
+    """The Dask cluster the two-player tree is split over, if one was asked for."""
+    if args.workers is None and args.scheduler is None:
+        return None
+    from solver.cluster import check_scheduler
+    from solver.endgame.treecluster import TreeCluster
+
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)
+    return TreeCluster(workers=args.workers or 2, scheduler=args.scheduler)
 
 
 def _render_analysis(args, pos, a, n: int, total: int) -> None:
@@ -737,6 +757,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
         "nodes": a.nodes,
         "interrupted": a.interrupted,
         "positions_per_second": None if a.positions_per_second is None else round(a.positions_per_second),
+        "cluster_tasks": a.cluster_tasks,
     }
     if args.render:
         obj["image"] = None if failed else args.render
@@ -751,7 +772,8 @@ def _tree_text(a) -> str:
     if a.depth is not None:
         reach += f", lines of up to {a.depth} plies" if a.tree_proven else f", lines searched up to {a.depth} plies"
     speed = f" ({a.positions_per_second:,.0f}/s)" if a.positions_per_second else ""
-    return f"{reach}, {a.nodes:,} positions in {a.seconds:.2f} s{speed}"
+    split = f", split into {a.cluster_tasks} tasks on the Dask cluster" if a.cluster_tasks else ""
+    return f"{reach}, {a.nodes:,} positions in {a.seconds:.2f} s{speed}{split}"
 
 
 def _print_analysis(args, record, pos, a, n: int, seconds: float, failed: list[str]) -> None:

@@ -273,6 +273,13 @@ class _client:
                 logging.getLogger(name).setLevel(level)
 
 
+def connect(workers: int = 2, scheduler: str | None = None):
+    """A context manager giving a Dask client: on an existing cluster's
+    scheduler, else on a new LocalCluster of ``workers`` processes (shut
+    down on exit); ClusterError when it cannot be reached."""
+    return _client(workers, scheduler)
+
+
 def _stream(client, task, inputs: list[tuple[str, Any]], stop_name: str | None = None,
             ready: Callable[[int], None] | None = None) -> Iterator[Outcome]:
     from distributed import as_completed

@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from solver.core.geometry import NUM_COLORS, Mask
 from solver.core.pieces import MONOMINOES
@@ -46,6 +47,9 @@ from solver.options import check_time_limit, choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Status
 from solver.solving import ENGINES, Engine, ctrl_c_stops, solve
+
+if TYPE_CHECKING:
+    from solver.endgame.treecluster import TreeCluster
 
 
 @dataclass
@@ -79,6 +83,7 @@ class Analysis:
     depth: int | None = None  # the most plies below this position its lines reached
     tree_proven: bool = False  # every game-tree search finished
     interrupted: bool = False  # stopped by Ctrl-C: what was proven by then
+    cluster_tasks: int | None = None  # tasks of the two-player search split over a Dask cluster
 
     @property
     def positions_per_second(self) -> float | None:
@@ -258,12 +263,14 @@ def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None
 
 def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0, engine: Engine | str = Engine.SEARCH,
             options: dict | None = None, progress: ProgressCallback | None = None,
-            tree: Tree | str = Tree.COMPILED) -> Analysis:
+            tree: Tree | str = Tree.COMPILED, cluster: TreeCluster | None = None) -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
     half for the solo optima, the rest for the game-tree search.
     ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
     encoding and parameters); ``progress`` hears what is being worked on;
-    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference).
+    ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference);
+    ``cluster``: split the compiled two-player search's tree over a Dask
+    cluster (:mod:`solver.endgame.treecluster`) instead of threads here.
 
     The compiled tree is loaded before the limit starts. When it is not
     compiled yet (a first run), a process of its own compiles it while the
@@ -284,7 +291,7 @@ def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0
             if result is None:
                 load_compiled_tree(pos, progress)
         if result is None:
-            result = _analyze(pos, two_player, time_limit, engine, options, progress, tree, groups, stop)
+            result = _analyze(pos, two_player, time_limit, engine, options, progress, tree, groups, stop, cluster)
     result.interrupted = stop.is_set()
     if result.interrupted:
         result.notes.append("interrupted (Ctrl-C): what was proven by then")
@@ -333,7 +340,7 @@ def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | fl
 
 def _analyze(pos: Position, two_player: bool, time_limit: Deadline | float, engine: Engine, options: dict,
              progress: ProgressCallback | None, tree: Tree, groups: list[list[int]],
-             stop: threading.Event) -> Analysis:
+             stop: threading.Event, cluster: TreeCluster | None = None) -> Analysis:
     clock = Deadline.of(time_limit)  # (from here: the compiled tree is loaded)
 
     def say(text: str) -> None:
@@ -356,8 +363,9 @@ def _analyze(pos: Position, two_player: bool, time_limit: Deadline | float, engi
         analysis.notes.append("the game is over: these are the final scores")
     all_proven = all(r.proven for r in reports)
     if two_player:
-        say("game value (alpha-beta)")
-        _two_player(analysis, clock.at, all_proven, tree, stop)
+        say("game value (alpha-beta)" if cluster is None or tree is not Tree.COMPILED
+            else "game value (alpha-beta, the tree split over a Dask cluster)")
+        _two_player(analysis, clock.at, all_proven, tree, stop, cluster)
     else:
         say("guaranteed scores (alpha-beta)")
         _four_player(analysis, clock.at, tree, stop)
@@ -376,11 +384,13 @@ class _TreeRun:
     """One game-tree engine for an analysis: the compiled one where it
     applies, else the Python reference; adds up what its searches did."""
 
-    def __init__(self, analysis: Analysis, tree: Tree, stop: threading.Event | None = None):
+    def __init__(self, analysis: Analysis, tree: Tree, stop: threading.Event | None = None,
+                 cluster: TreeCluster | None = None):
         from solver.endgame import treeengine
 
         self.analysis = analysis
         self.stop = stop
+        self.cluster = cluster
         self.compiled = tree is Tree.COMPILED
         self.kernel = treeengine
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
@@ -423,7 +433,17 @@ class _TreeRun:
 
     def _solve_two_player(self, pos: Position, deadline: float, window: tuple[int, int]):
         """The compiled two-player search, its root moves split between
-        TREE_THREADS threads (solver.endgame.treesplit) when that is over one."""
+        TREE_THREADS threads (solver.endgame.treesplit) when that is over one,
+        or over the analysis's Dask cluster."""
+        if self.cluster is not None:
+            from solver.cluster import connect
+            from solver.endgame import treecluster
+
+            with connect(self.cluster.workers, self.cluster.scheduler) as client:
+                split = treecluster.solve_two_player(pos, client, deadline, window, self.cluster.plies, TABLE_BITS,
+                                                     self.stop)
+            self.analysis.cluster_tasks = len(split.tasks)
+            return split.outcome
         if TREE_THREADS > 1:
             from solver.endgame import treesplit
 
@@ -467,7 +487,7 @@ class _TreeRun:
 
 
 def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: Tree,
-                stop: threading.Event | None = None) -> None:
+                stop: threading.Event | None = None, cluster: TreeCluster | None = None) -> None:
     from solver.endgame.gametree import OutOfTime
 
     pos, reps = analysis.position, analysis.colors
@@ -487,7 +507,7 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: Tre
         s1, s2 = pos.seat_scores()
         analysis.game_value, analysis.game_value_proven = s1 - s2, True
         return
-    run = _TreeRun(analysis, tree, stop)
+    run = _TreeRun(analysis, tree, stop, cluster)
     try:
         value, move = run.two_player(deadline, (lo, hi))
     except OutOfTime as e:

@@ -221,6 +221,7 @@ class Settings:
     tight_ratio: int = 0
     mover: int = -1
     reach: int = 0
+    order_eval: int = 0
 
 
 PLAIN = Settings()  # guaranteed scores, solo optima, annotate's walk
@@ -239,7 +240,7 @@ def params(pos: Position, weight, maximiser, settings: Settings = PLAIN) -> Para
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(s.settle), int(s.pvs),
                   s.etc_plies, s.solo_budget, all_placed, mono_last, 0, s.tight, s.tight_budget, int(s.fit),
-                  s.tight_pieces, s.tight_ratio, s.mover, s.reach)
+                  s.tight_pieces, s.tight_ratio, s.mover, s.reach, s.order_eval)
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2

@@ -158,6 +158,7 @@ class Params(NamedTuple):
     tight_ratio: int  # no more tight bound searches once their positions exceed this many times the tree's (0: no cap)
     mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
     reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
+    order_eval: int  # rows up to this many plies below the root order moves by a static evaluation too (0: none)
 
 
 class Table(NamedTuple):
@@ -938,11 +939,32 @@ def _solo_search(tb, sp, so, mem, c, alpha):
 
 # -- the search ---------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
+def _eval(tb, sp, st, d, c, p):
+    """A move's static worth for ordering: the other side's live attach
+    squares it covers (twice) and the attach squares of its own it opens."""
+    x = tb.mask_word[p]
+    taken = 0
+    for o in range(4):
+        if sp.maximiser[o] == sp.maximiser[c] or st.hand[d, o] == 0:
+            continue
+        for k in range(3):
+            taken += popcount(tb.mask[p, k] & st.corners[d, o, x + k] & ~st.forbidden[d, o, x + k])
+    y = tb.ring_word[p]
+    gain = 0
+    for k in range(4):
+        gain += popcount(tb.corner[p, k] & ~st.forbidden[d, c, y + k])
+    return 2 * taken + gain
+
+
+@njit(cache=True, _nrt=False)
 def _order(tb, sp, st, mem, d, c, n, tt_move):
     """Ordering scores of the n moves at row d: the table's move, then the
-    killers, then the history of cut-offs, then bigger pieces."""
+    killers, then the history of cut-offs, then bigger pieces (and, on rows
+    up to ``order_eval`` plies down, the static evaluation: a square of
+    piece size counts as much as two squares taken from the other side)."""
     k0 = st.killers[d, 0]
     k1 = st.killers[d, 1]
+    scored = d <= sp.order_eval
     for i in range(n):
         p = st.moves[d, i]
         if p == tt_move:
@@ -951,6 +973,8 @@ def _order(tb, sp, st, mem, d, c, n, tt_move):
             s = np.int64(1) << 59
         elif p == k1:
             s = np.int64(1) << 58
+        elif scored:
+            s = mem.history[c, p] * 32 + tb.size[p] * 4 + _eval(tb, sp, st, d, c, p)
         else:
             s = mem.history[c, p] * 8 + tb.size[p]
             if sp.helper and d < 3:

@@ -345,3 +345,26 @@ def test_root_split_on_two_threads_equals_minimax():
             assert oracle(pos)[0] == out.value
             pos.pop()
         assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
+
+
+def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
+    """Params.order_eval (moves near the root ordered by the attach squares
+    they take and open): 100 endgames on small boards, hands that place
+    everything (both bonuses), the Duo board and the classic one, with
+    forced passes among them; the two-player value, guaranteed scores and
+    best moves stay minimax's."""
+    ordered = replace(te.TWO_PLAYER, order_eval=4)
+    settings = {"two_player": ordered, "guaranteed": replace(te.PLAIN, order_eval=4)}
+    found = endgames(SMALL[0], 30, most=9, cap=1500, seed0=800)
+    found += endgames(SMALL[1], 20, most=9, cap=1500, seed0=800)
+    small_hands = endgames(Board.rectangle(8, 8, corners=True), 25, most=10, cap=1500, hand_pieces=5, seed0=800)
+    duo = endgames(DUO, 15, most=8, cap=1500, seed0=800)
+    classic = endgames(CLASSIC_BOARD, 10, most=8, cap=1500, seed0=800)
+    for pos, oracle in found + small_hands:
+        check(pos, oracle, **settings)
+    for pos, oracle in duo + classic:
+        check(pos, oracle, colors=(pos.to_move,), **settings)
+    everything = found + small_hands + duo + classic
+    assert len(everything) == 100
+    assert sum(o.passes for _, o in everything) > 0
+    assert set().union(*(o.bonuses for _, o in small_hands)) == {15, 20}

@@ -1,0 +1,129 @@
+"""The two-player tree split over a Dask cluster (solver.endgame.treecluster)
+on a real LocalCluster of two worker processes, started here: values and
+best moves as minimax's and as one process's search, bounds when time runs
+out, the caller's stop, and positions rebuilt in another process."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+
+import pytest
+
+from solver.core.geometry import Board
+from solver.core.position import Move, Position
+from solver.core.variants import DUO, JUNIOR
+from solver.endgame import treecluster as tc
+from solver.endgame import treeengine as te
+from solver.endgame.gametree import OutOfTime
+from tests.endgame.test_treekernel import SMALL, endgames
+from tests.util import random_game
+
+
+def before_end(end: Position, back: int, start: Position | None = None) -> Position:
+    pos = start.copy() if start is not None else Position(end.variant)
+    for m in end.history[: len(end.history) - back]:
+        pos.push(m)
+    return pos
+
+
+@pytest.mark.parametrize("variant", [None, DUO, JUNIOR])
+def test_snapshots_rebuild_the_same_position(variant):
+    """Set-up pieces, hands of its own, a second copy of a piece (Junior)
+    and moves: the rebuilt position has the same board, hands, turn and
+    legal moves."""
+    for seed in range(6):
+        start = Position(variant) if variant else Position()
+        rng = random.Random(seed)
+        if seed % 2:
+            for c in start.variant.colors:
+                start.hand[c] = sum(1 << k for k in rng.sample(range(21), 8))
+            start.setup({})
+        end = random_game(seed, start.copy())
+        pos = before_end(end, rng.randrange(1, 8), start)
+        if seed % 3 == 0:
+            pos.rebase()
+            pos.push(Move(pos.to_move, pos.legal_placements()[0])) if pos.to_move is not None else None
+        again = tc.Snapshot.of(pos).position()
+        assert again.state_key() == pos.state_key()
+        assert (again.hand, again.spare, again.to_move) == (pos.hand, pos.spare, pos.to_move)
+        for c in range(4):
+            assert sorted(again.legal_placements(c)) == sorted(pos.legal_placements(c))
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as cluster:
+        with Client(cluster) as c:
+            yield c
+
+
+def test_cluster_split_equals_minimax(client):
+    """Values and best moves as minimax's, with the root alone split and
+    with the principal variation split two plies down; every task finished
+    and the search's positions are the tasks' sum."""
+    found = endgames(SMALL[0], 5, most=9, cap=1500, seed0=600)
+    found += endgames(Board.rectangle(8, 8, corners=True), 4, most=10, cap=1500, hand_pieces=6, seed0=600)
+    for pos, oracle in found:
+        for plies in (1, 2):
+            split = tc.solve_two_player(pos.copy(), client, None, plies=plies, table_bits=14)
+            out = split.outcome
+            assert out.value == oracle(pos)[0], plies
+            pos.push(out.move)
+            assert oracle(pos)[0] == out.value
+            pos.pop()
+            assert all(r.finished for r in split.tasks)
+            assert out.nodes == sum(r.nodes for r in split.tasks) > 0
+            assert {r.path[0] for r in split.tasks} <= set(pos.legal_moves())
+    assert {p.to_move % 2 for p, _ in found} == {0, 1}  # maximising and minimising roots
+
+
+@pytest.mark.parametrize("variant,back", [(DUO, 7), (None, 6)], ids=["duo", "classic"])
+def test_cluster_split_equals_one_process(client, variant, back):
+    """Full-size boards: the same values as one process's search, and a best
+    move of that value; the two workers both searched."""
+    workers = set()
+    for seed in range(4):
+        end = random_game(seed, Position(variant) if variant else Position())
+        pos = before_end(end, back)
+        if pos.game_over:
+            continue
+        want = te.solve_two_player(pos.copy(), None)
+        split = tc.solve_two_player(pos.copy(), client, None, plies=2)
+        assert split.outcome.value == want.value
+        pos.push(split.outcome.move)
+        assert te.solve_two_player(pos.copy(), None).value == want.value
+        workers |= {r.worker for r in split.tasks}
+    assert len(workers) == 2
+
+
+def _hard_position() -> Position:
+    end = random_game(7)
+    return before_end(end, 11)
+
+
+def test_out_of_time_gives_bounds_around_the_value(client):
+    pos = _hard_position()
+    exact = te.two_player_value(pos.copy(), None)[0]
+    with pytest.raises(OutOfTime) as info:
+        tc.solve_two_player(pos.copy(), client, time.monotonic() + 0.5, window=(exact - 40, exact + 40))
+    lo, hi = info.value.bounds
+    assert exact - 40 <= lo <= exact <= hi <= exact + 40
+
+
+def test_the_callers_stop_ends_the_search_and_the_workers_go_on(client):
+    """Stop set while tasks run: OutOfTime soon after, and the next search
+    on the same workers is exact."""
+    end = random_game(3)
+    pos = before_end(end, 24)  # far more than a second's search
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()
+    with pytest.raises(OutOfTime):
+        tc.solve_two_player(pos.copy(), client, None, stop=stop)
+    small = before_end(end, 6)
+    assert tc.solve_two_player(small.copy(), client, None).outcome.value == te.solve_two_player(small, None).value
