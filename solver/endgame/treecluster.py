@@ -183,17 +183,18 @@ def search_child(job: Job) -> TaskRecord:
     from distributed import Variable
 
     deadline = time.monotonic() + job.seconds
-    root = job.root.position()
-    params = te.two_player_params(root, te.TWO_PLAYER)
-    child = root
-    for m in job.path:
-        child.push(m)
-    eng = te.kept_engines(root.board, job.table_bits)[0]
-    if _WORKER["search"] != job.search:
-        _WORKER["search"] = job.search
+    eng = te.kept_engines(job.root.variant.board, job.table_bits)[0]
+    if _WORKER["search"] != job.search:  # the first task of a search here: a new table generation
+        root = job.root.position()
+        _WORKER.update(search=job.search, root=root, params=te.two_player_params(root, te.TWO_PLAYER), variables={})
         te._new_generation(eng.tt)
         eng.mem.history.fill(0)
-    variable = Variable(job.best_name)
+    params = _WORKER["params"]
+    child = _WORKER["root"].copy()
+    for m in job.path:
+        child.push(m)
+    variables = _WORKER["variables"]
+    variable = variables.get(job.best_name) or variables.setdefault(job.best_name, Variable(job.best_name))
     phases: list[tuple[str, float, int]] = []
     depth = 0
     test = job.test
