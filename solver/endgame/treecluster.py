@@ -299,7 +299,7 @@ class _Search:
         rank_of = {}
         for rank in range(start, len(moves)):
             rank_of[submit(rank, True)] = rank
-        pending = as_completed(list(rank_of), with_results=False)
+        pending = as_completed(list(rank_of), with_results=False, loop=self.client.loop)
         try:
             for future in pending:
                 rank = rank_of.pop(future)

@@ -5,6 +5,7 @@ out, the caller's stop, and positions rebuilt in another process."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -18,8 +19,9 @@ from solver.core.variants import DUO, JUNIOR
 from solver.endgame import treecluster as tc
 from solver.endgame import treeengine as te
 from solver.endgame.gametree import OutOfTime
+from solver.formats.sgf import load_record
 from tests.endgame.test_treekernel import SMALL, endgames
-from tests.util import random_game
+from tests.util import ROOT, random_game
 
 
 def before_end(end: Position, back: int, start: Position | None = None) -> Position:
@@ -59,7 +61,7 @@ def client():
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as cluster:
-        with Client(cluster) as c:
+        with Client(cluster, set_as_default=False) as c:  # as the commands: no default client to fall back on
             yield c
 
 
@@ -127,3 +129,29 @@ def test_the_callers_stop_ends_the_search_and_the_workers_go_on(client):
         tc.solve_two_player(pos.copy(), client, None, stop=stop)
     small = before_end(end, 6)
     assert tc.solve_two_player(small.copy(), client, None).outcome.value == te.solve_two_player(small, None).value
+
+
+def test_analyze_splits_the_tree_over_a_local_cluster(capsys):
+    """blokus analyze --workers 2: the same proven value and best move as
+    the threads of one process, from tasks on the cluster it starts."""
+    from solver.cli import main
+
+    game = str(ROOT / "puzzles/games/sample-2p.blksgf")
+    results = []
+    for extra in ([], ["--workers", "2"]):
+        assert main(["analyze", game, "--move", "56", "--json", *extra]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    here, there = results
+    assert there["game_value_proven"] and there["game_value"] == here["game_value"]
+    assert there["cluster_tasks"] > 0 and here["cluster_tasks"] is None
+    pos = load_record(game).position(56)
+    pos.push(pos.parse_move(there["best_move"]["squares"]))
+    assert te.solve_two_player(pos, None).value == here["game_value"]
+
+
+def test_analyze_refuses_a_malformed_scheduler_address(capsys):
+    from solver.cli import main
+
+    game = str(ROOT / "puzzles/games/sample-2p.blksgf")
+    assert main(["analyze", game, "--move", "56", "--scheduler", "tcp://nowhere"]) == 2
+    assert "bad scheduler address 'tcp://nowhere'" in capsys.readouterr().err
