@@ -33,7 +33,7 @@ from solver.core.position import Move, Position
 from solver.core.variants import Variant
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
-from solver.endgame.treesplit import root_moves
+from solver.endgame.treesplit import child_window, prefers, root_moves
 
 LOOK_EVERY = 0.2  # seconds between a task's looks at its node's best value
 
@@ -132,19 +132,6 @@ class Split:
     tasks: list[TaskRecord] = field(default_factory=list)
 
 
-def _better(maximising: bool, v: int, than: int | None) -> bool:
-    return than is None or (v > than if maximising else v < than)
-
-
-def _window(job: Job, bound: int | None, test: bool) -> tuple[int, int]:
-    """As :meth:`solver.endgame.treesplit._Root.window`."""
-    if bound is None:
-        return job.lo - 1, job.hi + 1
-    if job.maximising:
-        return (bound, bound + 1) if test else (bound, job.hi + 1)
-    return (bound - 1, bound) if test else (job.lo - 1, bound)
-
-
 # -- on a worker -------------------------------------------------------------------
 _WORKER: dict = {"search": None}
 
@@ -171,7 +158,7 @@ class _Watch:
             return False
         self.next_look = now + LOOK_EVERY
         best = self.read()
-        if self.bound is not None and best is not None and _better(self.maximising, best, self.bound):
+        if self.bound is not None and best is not None and prefers(self.maximising, best, self.bound):
             self.best = best
             return True
         return self.stopped
@@ -204,7 +191,7 @@ def search_child(job: Job) -> TaskRecord:
         if watch.stopped:
             return TaskRecord(job.path, job.test, tuple(phases), None, bound, depth, _worker_name(), False)
         watch.bound = bound
-        a, b = _window(job, bound, test)
+        a, b = child_window(job.lo, job.hi, job.maximising, bound, test)
         name = "test" if test else ("re-search" if bound is not None else "value")
         t0 = time.perf_counter()
         try:
@@ -221,7 +208,7 @@ def search_child(job: Job) -> TaskRecord:
         phases.append((name, time.perf_counter() - t0, out.nodes))
         depth = max(depth, out.depth)
         v = out.value
-        if test and bound is not None and _better(job.maximising, v, bound):
+        if test and bound is not None and prefers(job.maximising, v, bound):
             test = False  # better than the best so far: its exact value
             continue
         exact = bound is None or a < v < b
@@ -304,7 +291,7 @@ class _Search:
             for future in pending:
                 rank = rank_of.pop(future)
                 rec = self._result(future)
-                if rec.value is not None and (_better(maximising, rec.value, best) or
+                if rec.value is not None and (prefers(maximising, rec.value, best) or
                                               (rec.value == best and rank < moves.index(best_move))):
                     best, best_move = rec.value, moves[rank]
                     variable.set((best, False))

@@ -30,6 +30,23 @@ from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 
 
+def prefers(maximising: bool, v: int, than: int | None) -> bool:
+    """Whether the side to move (maximising or not) prefers value v to ``than``."""
+    return than is None or (v > than if maximising else v < than)
+
+
+def child_window(lo: int, hi: int, maximising: bool, bound: int | None, test: bool) -> tuple[int, int]:
+    """A root move's alpha-beta window, the root's value proven in (lo, hi):
+    all of it while no move has a value; else the null window "better than
+    bound?" (``test``) or the window above (below, for the minimiser) the
+    bound."""
+    if bound is None:
+        return lo - 1, hi + 1
+    if maximising:
+        return (bound, bound + 1) if test else (bound, hi + 1)
+    return (bound - 1, bound) if test else (lo - 1, bound)
+
+
 @dataclass
 class _Root:
     """What the threads share: the root moves not yet taken, the best
@@ -55,18 +72,10 @@ class _Root:
     error: BaseException | None = None
 
     def better(self, v: int, than: int | None) -> bool:
-        """Whether the root's side prefers value v to ``than``."""
-        return than is None or (v > than if self.maximising else v < than)
+        return prefers(self.maximising, v, than)
 
     def window(self, bound: int | None, test: bool) -> tuple[int, int]:
-        """The child's alpha-beta window: all of (lo, hi) while no move has a
-        value; else the null window "better than bound?" (``test``) or the
-        window above (below, for the minimiser) the bound."""
-        if bound is None:
-            return self.lo - 1, self.hi + 1
-        if self.maximising:
-            return (bound, bound + 1) if test else (bound, self.hi + 1)
-        return (bound - 1, bound) if test else (self.lo - 1, bound)
+        return child_window(self.lo, self.hi, self.maximising, bound, test)
 
     def record(self, out: te.Outcome | te.OutOfTime, k: int, rank: int, move: Move, value: int | None) -> None:
         """Add a child search's figures; a new best value marks the other threads' windows stale."""
