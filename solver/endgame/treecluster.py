@@ -141,10 +141,11 @@ class _Watch:
     (the window went stale) or the caller stopped; asks the Variable at most
     every LOOK_EVERY seconds."""
 
-    def __init__(self, variable, bound: int | None, maximising: bool):
-        self.variable, self.bound, self.maximising = variable, bound, maximising
+    def __init__(self, variable, maximising: bool):
+        self.variable, self.maximising = variable, maximising
+        self.bound: int | None = None
         self.stopped = False
-        self.best: int | None = bound
+        self.best: int | None = None
         self.next_look = time.monotonic() + LOOK_EVERY
 
     def read(self) -> int | None:
@@ -185,11 +186,15 @@ def search_child(job: Job) -> TaskRecord:
     phases: list[tuple[str, float, int]] = []
     depth = 0
     test = job.test
-    watch = _Watch(variable, None, job.maximising)
+    watch = _Watch(variable, job.maximising)
     bound = watch.read() if test else None
+
+    def unfinished() -> TaskRecord:
+        return TaskRecord(job.path, job.test, tuple(phases), None, bound, depth, _worker_name(), False)
+
     while True:
         if watch.stopped:
-            return TaskRecord(job.path, job.test, tuple(phases), None, bound, depth, _worker_name(), False)
+            return unfinished()
         watch.bound = bound
         a, b = child_window(job.lo, job.hi, job.maximising, bound, test)
         name = "test" if test else ("re-search" if bound is not None else "value")
@@ -202,7 +207,7 @@ def search_child(job: Job) -> TaskRecord:
         except te.OutOfTime as e:
             phases.append((name, time.perf_counter() - t0, e.nodes))
             if time.monotonic() > deadline or watch.stopped:
-                return TaskRecord(job.path, job.test, tuple(phases), None, bound, depth, _worker_name(), False)
+                return unfinished()
             bound = watch.best  # stale: the best rose meanwhile
             continue
         phases.append((name, time.perf_counter() - t0, out.nodes))
