@@ -310,19 +310,21 @@ class _Search:
             variable.set((best, True))  # the node is done: its tasks still running stop
         return best, best_move
 
-    def _result(self, future) -> TaskRecord:
-        """A task's record, waiting for it no longer than the search may."""
-        while True:
+    def _result(self, future, poll: float = 0.1) -> TaskRecord:
+        """A task's record, waiting for it no longer than the search may (the
+        clock looked at every ``poll`` seconds)."""
+        # Not future.result(timeout=...): distributed's short callback timeout can
+        # race with the task's end and fail with an UnboundLocalError.
+        done = threading.Event()
+        future.add_done_callback(lambda _: done.set())
+        while not done.wait(poll):
             if self.out_of_time():
                 raise te.OutOfTime((0, 0), 0, 0, 0.0)
-            try:
-                rec = future.result(timeout=0.1)
-            except TimeoutError:
-                continue
-            self.records.append(rec)
-            if not rec.finished:
-                raise te.OutOfTime((0, 0), 0, 0, 0.0)
-            return rec
+        rec = future.result()
+        self.records.append(rec)
+        if not rec.finished:
+            raise te.OutOfTime((0, 0), 0, 0, 0.0)
+        return rec
 
     def close(self) -> None:
         """Tell running tasks to stop and drop the Variables."""

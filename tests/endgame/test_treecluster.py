@@ -109,6 +109,22 @@ def _hard_position() -> Position:
     return before_end(end, 11)
 
 
+def _record_after(seconds: float) -> tc.TaskRecord:
+    time.sleep(seconds)
+    return tc.TaskRecord(path=(), test=False, phases=(), value=1, bound=None)
+
+
+def test_waiting_for_tasks_that_end_as_the_clock_is_looked_at(client):
+    """Tasks ending around each look at the clock: every record comes back
+    (distributed's own short result timeout lost some to an UnboundLocalError)."""
+    search = tc._Search(client, Position(DUO), te.two_player_params(Position(DUO), te.TWO_PLAYER), None, 16, None)
+    rng = random.Random(3)
+    for _ in range(150):
+        future = client.submit(_record_after, rng.uniform(0.0, 0.01), pure=False)
+        assert search._result(future, poll=0.002).value == 1
+    assert len(search.records) == 150
+
+
 def test_out_of_time_gives_bounds_around_the_value(client):
     pos = _hard_position()
     exact = te.two_player_value(pos.copy(), None)[0]
