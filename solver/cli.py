@@ -59,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"blokus {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_render, _add_puzzles,
-                _add_warm_up):
+    for add in (_add_show, _add_moves, _add_solve, _add_analyze, _add_annotate, _add_generate, _add_render,
+                _add_puzzles, _add_warm_up):
         add(sub)
     return parser
 
@@ -72,6 +72,7 @@ _GUIDE_LINES = [
     ("blokus moves sample-2p --move 20", "the legal moves there"),
     ("blokus analyze sample-2p --move 56", "the best score each colour can still reach, proven"),
     ("blokus annotate sample-duo --from 20", "the mistakes of a game, move by move"),
+    ("blokus generate stars --count 4", "new challenges with exactly one solution, as cards to print"),
     ("blokus render sample-2p -o game.png", "a picture of a position or a puzzle"),
     ("blokus warm-up", "compile the kernels ahead (the first analyze then starts at once)"),
 ]
@@ -907,6 +908,126 @@ def cmd_annotate(args) -> int:
     for what, path, written in outputs:
         print(f"{what}: {path}" if written else f"{what}: not written (see the error below)")
     return _report_failed(failed, code)
+
+
+# -- generate ---------------------------------------------------------------------
+
+def _range(lo: int, hi: int):
+    """An argparse type for ``N`` or ``A-B`` within lo..hi."""
+    def parse(text: str) -> tuple[int, int]:
+        parts = text.split("-")
+        try:
+            a, b = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (None, None)
+        except ValueError:
+            a = b = None
+        if a is None or not lo <= a <= b <= hi:
+            raise argparse.ArgumentTypeError(f"must be N or A-B with {lo} <= A <= B <= {hi}, not {text!r}")
+        return a, b
+
+    return parse
+
+
+def _add_generate(sub) -> None:
+    from solver.generate.build import KINDS
+    from solver.generate.grade import DIFFICULTIES
+
+    p = _command(
+        sub, "generate", cmd_generate, "make new challenges with exactly one solution, graded, as cards",
+        "Make one-player challenges of a kind: stars (cover every star), avoid-x (leave\n"
+        "every x empty), connect (join blue's two pieces) or place-all (fill a cut-down\n"
+        "board), each placing blue's pieces under the game rule among obstacle pieces of the\n"
+        "other colours. Every challenge written has exactly one solution, counted by both\n"
+        "engines, and a difficulty grade (docs/generate.md says how it is computed). For\n"
+        "each: NAME.toml (blokus solve reads it), a card NAME.png/.svg with the pieces to\n"
+        "place, the answer NAME-answer.png/.svg and NAME-answer.json (blokus solve --check).\n"
+        "The same options and seed give the same challenges. Exit codes: 0 done, 2 errors\n"
+        "(some challenge could not be made), 130 interrupted.",
+        ["blokus generate stars",
+         "blokus generate avoid-x --count 8 --difficulty hard --out-dir cards",
+         "blokus generate connect --pieces 4-5 --seed 7 --json",
+         "blokus generate place-all --size 7 --count 16 --workers 2 --booklet cards.pdf"],
+    )
+    p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"kind of challenge: {', '.join(KINDS)}")
+    p.add_argument("--size", type=_int_in(5, 12), default=8, metavar="N",
+                   help="square board N x N, 5 to 12 (default 8: a card, as the bundled 7x7 and 8x8 challenges)")
+    p.add_argument("--pieces", type=_range(1, 19), default=(3, 5), metavar="A-B",
+                   help="blue pieces to place, N or A-B (default 3-5, as on the published cards)")
+    p.add_argument("--obstacles", type=_range(0, 30), default=None, metavar="A-B",
+                   help="obstacle pieces of the other colours, N or A-B (default: the kind's, 5-8 for stars, "
+                        "3-6 avoid-x, 4-7 connect, none for place-all); more are added where a second "
+                        "solution has to be ruled out")
+    p.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
+                   help="keep only challenges of this grade band (default: any)")
+    p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N", help="random seed (default 0)")
+    p.add_argument("--count", type=_int_in(1, 10_000), default=1, metavar="N", help="challenges to make (default 1)")
+    p.add_argument("--out-dir", default="generated", metavar="DIR",
+                   help="folder for the files (default ./generated, made when missing)")
+    p.add_argument("--booklet", metavar="FILE.pdf", help="also write every card, then every answer, into one PDF")
+    p.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="W",
+                   help="make the challenges on a local Dask cluster of W worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="make them on an existing Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cmd_generate(args) -> int:
+    from solver.cluster import check_scheduler
+    from solver.drawing.card import check_booklet, write_booklet
+    from solver.generate.batch import GenerateOptions, generate, pieces_text, write_files
+    from solver.puzzle.result import Progress
+    from solver.solving import ctrl_c_stops
+
+    if args.workers and args.scheduler:
+        raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
+    options = GenerateOptions(args.kind, args.size, args.pieces, args.obstacles, args.difficulty, args.seed)
+    scheduler = check_scheduler(args.scheduler) if args.scheduler else None
+    if args.booklet:
+        check_booklet(args.booklet)
+    out = Path(args.out_dir)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out}: cannot write challenges there: it is not a folder")
+    made: dict[int, tuple] = {}
+    failed: list[tuple[int, str]] = []
+    clock = Deadline()
+    with ctrl_c_stops() as stop, _progress(None) as view:
+        for index, g, error in generate(options, args.count, workers=args.workers, scheduler=scheduler, stop=stop):
+            if g is not None:
+                made[index] = (g, write_files(g, out))
+                text = f"{g.name}: {g.grade.band} (grade {g.grade.score:.1f}), {counted(g.candidates, 'candidate')}"
+            else:
+                failed.append((index, error))
+                text = f"{options.name(index)}: {error}"
+            view(Progress(clock.elapsed, 0, text, notice=True, done=len(made) + len(failed), total=args.count))
+        interrupted = stop.is_set()
+    ordered = [made[i] for i in sorted(made)]
+    if args.booklet and ordered:
+        write_booklet(args.booklet, [(g.puzzle, g.solution) for g, _ in ordered])
+    if args.json:
+        _emit_json({
+            "kind": options.kind.value, "size": options.size, "seed": options.seed, "count": args.count,
+            "difficulty": options.difficulty, "out_dir": str(out), "seconds": round(clock.elapsed, 3),
+            "booklet": args.booklet if args.booklet and ordered else None, "interrupted": interrupted,
+            "puzzles": [{
+                "name": g.name, "kind": options.kind.value, **paths,
+                "pieces": pieces_text(g).split(), "grade": g.grade.as_json(),
+                "search_count": g.proof.search_count, "cpsat_count": g.proof.cpsat_count,
+                "candidates": g.candidates, "dropped": dict(g.dropped), "seconds": round(g.seconds, 3),
+                "solution": [placement_json(g.puzzle.table, g.puzzle.color_name(c), p) for c, p in g.solution],
+            } for g, paths in ordered],
+            "failed": [{"name": options.name(i), "error": e} for i, e in sorted(failed)],
+        })
+    else:
+        for g, paths in ordered:
+            print(f"{g.name:<24} {g.grade.band:<6} grade {g.grade.score:5.1f}  {pieces_text(g):<16} "
+                  f"{paths['puzzle']}")
+        for i, e in sorted(failed):
+            print(f"{options.name(i)}: not made: {e}")
+        print(f"{counted(len(ordered), 'challenge')} with exactly one solution (both engines counted 1) in {out}/ "
+              f"(cards .png .svg, answers -answer.png .svg .json), {clock.elapsed:.1f} s")
+        if args.booklet and ordered:
+            print(f"Booklet: {args.booklet}")
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_ERROR if failed else EXIT_OK
 
 
 # -- warm-up ----------------------------------------------------------------------

@@ -36,7 +36,7 @@ from __future__ import annotations
 import io
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence, Union
 
@@ -251,14 +251,16 @@ def _boundary(board: Board, region: dict[int, object], thick) -> list[tuple[tupl
     return segs
 
 
-def _figure(scene: _Scene, size_px: int):
+def _figure(scene: _Scene, size_px: int, extra_px: int = 0):
     """Draw a scene on a new matplotlib Figure: the squares, highlights,
     piece outlines, marks, move numbers, coordinates, title and legend, in
-    that order (later ones on top)."""
+    that order (later ones on top). ``extra_px``: an empty band that high
+    under the legend (a card's pieces go there)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     lay = layout(scene.board, size_px)
+    lay = replace(lay, height=lay.height + extra_px)
     fig = Figure(figsize=(lay.width / DPI, lay.height / DPI), dpi=DPI, facecolor="white")
     FigureCanvasAgg(fig)
     ax = _board_axes(fig, scene.board, lay)
@@ -367,7 +369,7 @@ def _draw_outlines(ax, b: Board, lay: Layout, region: dict[int, object]) -> None
 
 def _marks(ax, b: Board, squares: Iterable[int], **style) -> None:
     """One marker at the centre of each square (matplotlib ``plot`` style)."""
-    pts = [_centre(b, sq) for sq in squares]
+    pts = [_centre(b, sq) for sq in sorted(squares)]  # (sorted: a set gives the same file in every process)
     if pts:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", **style)
 
@@ -633,8 +635,11 @@ def _encode(fig, fmt: str) -> bytes:
     if fmt == "gif":
         _rgb_image(fig).quantize(colors=64, dither=0).save(buf, format="GIF")
     else:
+        import matplotlib
+
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        fig.savefig(buf, format=fmt, dpi=DPI, facecolor="white", metadata=metadata)
+        with matplotlib.rc_context({"svg.hashsalt": "blokus"}):  # the same ids every time: the same image, the same file
+            fig.savefig(buf, format=fmt, dpi=DPI, facecolor="white", metadata=metadata)
     return buf.getvalue()
 
 

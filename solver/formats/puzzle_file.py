@@ -932,7 +932,7 @@ def puzzle_to_toml(puzzle: Puzzle) -> str:
     lines = [f"name = {_toml_string(puzzle.name)}"]
     if puzzle.description:
         lines.append(f"description = {_toml_string(puzzle.description)}")
-    if puzzle.variant is not CLASSIC:
+    if puzzle.variant.key != CLASSIC.key:  # (a puzzle from another process has its own copy)
         lines.append(f"variant = {_toml_string(puzzle.variant.key)}")
     if b.grid == TRIANGLE:
         lines += _triangle_board_lines(puzzle, grid, names, letters)

@@ -1,0 +1,163 @@
+"""One challenge per (options, index), many in this process or over Dask,
+and the files each is written to.
+
+A challenge depends only on the options and its index: its random draws
+come from a generator seeded with both, so the same seed gives the same
+challenges whichever worker makes them and in whatever order they end.
+Candidates are drawn until one is proven unique (by both engines) in the
+difficulty band asked for; the others are dropped and counted by reason.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from solver.core.pieces import PIECES
+from solver.errors import BlokusError, OptionError
+from solver.generate.build import KINDS, Kind, describe, new_draft
+from solver.generate.grade import DIFFICULTIES, Grade, grade
+from solver.generate.unique import Dropped, Proof, make_unique
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.result import Solution
+
+MAX_CANDIDATES = 400  # candidates drawn for one challenge before giving up
+MIN_SIDE, MAX_SIDE = 5, 12  # square boards the generator makes (a card holds 12 x 12 at most)
+
+
+class GenerateError(BlokusError):
+    """A challenge could not be made with these options."""
+
+
+@dataclass(frozen=True)
+class GenerateOptions:
+    """What to make: the kind, a square board ``size`` x ``size`` (default
+    8: a card-sized board, as the bundled 7x7 and 8x8 challenges), blue's
+    pieces to place (``pieces``: fewest, most), obstacle pieces (None: the
+    kind's default), a difficulty band (None: any) and the seed."""
+
+    kind: Kind | str
+    size: int = 8
+    pieces: tuple[int, int] = (3, 5)
+    obstacles: tuple[int, int] | None = None
+    difficulty: str | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise OptionError(f"unknown kind {self.kind!r} (known: {' '.join(KINDS)})")
+        object.__setattr__(self, "kind", Kind(self.kind))
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIDE <= self.size <= MAX_SIDE:
+            raise OptionError(f"board size must be a whole number from {MIN_SIDE} to {MAX_SIDE}, not {self.size!r}")
+        lo, hi = self.pieces
+        extra = 2 if self.kind is Kind.CONNECT else 0  # connect's two set-up pieces come from the same set
+        if not 1 <= lo <= hi <= 19 - extra:
+            raise OptionError(f"pieces to place must be a range within 1 to {19 - extra}, not {lo}-{hi}")
+        if self.obstacles is not None and not 0 <= self.obstacles[0] <= self.obstacles[1] <= 30:
+            raise OptionError(f"obstacle pieces must be a range within 0 to 30, not {self.obstacles!r}")
+        if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
+            raise OptionError(f"unknown difficulty {self.difficulty!r} (known: {' '.join(DIFFICULTIES)})")
+
+    def name(self, index: int) -> str:
+        return f"{self.kind.value}-{self.size}x{self.size}-s{self.seed}-{index:03d}"
+
+
+@dataclass
+class Generated:
+    """One challenge: its puzzle, its one solution, how hard it is, the
+    proof of uniqueness, and the candidates dropped on the way (by reason)."""
+
+    name: str
+    puzzle: Puzzle
+    solution: Solution
+    grade: Grade
+    proof: Proof
+    candidates: int
+    dropped: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+def generate_one(options: GenerateOptions, index: int, stop: threading.Event | None = None) -> Generated:
+    """Challenge number ``index`` of ``options`` (the same every time)."""
+    t0 = time.perf_counter()
+    o = options
+    rng = random.Random(f"blokus-generate/{o.kind}/{o.size}/{o.pieces}/{o.obstacles}/{o.difficulty}/{o.seed}/{index}")
+    name = o.name(index)
+    dropped: Counter = Counter()
+    for candidate in range(1, MAX_CANDIDATES + 1):
+        if stop is not None and stop.is_set():
+            raise GenerateError(f"{name}: stopped before a challenge was found")
+        draft = new_draft(o.kind, rng, o.size, o.size, rng.randint(*o.pieces), o.obstacles)
+        if draft is None:
+            dropped["the pieces did not fit"] += 1
+            continue
+        try:
+            draft, proof = make_unique(draft, rng, name)
+        except Dropped as e:
+            dropped[str(e)] += 1
+            continue
+        puzzle = draft.puzzle(name)
+        g = grade(puzzle)
+        if o.difficulty is not None and g.band != o.difficulty:
+            dropped[f"graded {g.band}, not {o.difficulty}"] += 1
+            continue
+        puzzle = draft.puzzle(name, describe(draft) + f" Difficulty: {g.band} (grade {g.score:.1f}).")
+        return Generated(name, puzzle, draft.solution(), g, proof, candidate, dropped, time.perf_counter() - t0)
+    raise GenerateError(f"{name}: no challenge found in {MAX_CANDIDATES} candidates "
+                        f"({', '.join(f'{n} {why}' for why, n in dropped.most_common(3))})")
+
+
+def pieces_text(g: Generated) -> str:
+    return " ".join(PIECES[i].name for i in g.puzzle.pieces[g.puzzle.colors[0]])
+
+
+def write_files(g: Generated, folder: Path) -> dict[str, str]:
+    """The challenge's puzzle file, its card (PNG, SVG), its answer (PNG,
+    SVG) and the answer as a solution file (``blokus solve --check``),
+    each written whole; returns the paths by what they hold."""
+    import json
+
+    from solver import files
+    from solver.drawing.card import render_answer, render_card
+    from solver.formats.puzzle_file import puzzle_to_toml
+    from solver.formats.solution_file import solution_to_json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    base = folder / g.name
+    paths = {"puzzle": f"{base}.toml", "card": f"{base}.png", "card_svg": f"{base}.svg",
+             "answer": f"{base}-answer.png", "answer_svg": f"{base}-answer.svg", "solution": f"{base}-answer.json"}
+    files.write_file(paths["puzzle"], puzzle_to_toml(g.puzzle).encode("utf-8"), GenerateError)
+    for key in ("card", "card_svg"):
+        render_card(g.puzzle, paths[key])
+    for key in ("answer", "answer_svg"):
+        render_answer(g.puzzle, g.solution, paths[key])
+    text = json.dumps(solution_to_json(g.puzzle, g.solution), indent=2) + "\n"
+    files.write_file(paths["solution"], text.encode("utf-8"), GenerateError)
+    return paths
+
+
+def _task(job: tuple[GenerateOptions, int], stop: threading.Event | None = None) -> Generated:
+    options, index = job
+    return generate_one(options, index, stop)
+
+
+def generate(options: GenerateOptions, count: int, *, workers: int | None = None, scheduler: str | None = None,
+             stop: threading.Event | None = None) -> Iterator[tuple[int, Generated | None, str | None]]:
+    """Challenges 1..``count`` of ``options`` as (index, challenge, error)
+    in the order they end: in this process, or on a Dask cluster (a
+    LocalCluster of ``workers`` processes, or the one at ``scheduler``)."""
+    from solver.cluster import run_serial, run_tasks
+
+    inputs = [(options.name(i), (options, i)) for i in range(1, count + 1)]
+    index = {name: i for i, (name, _) in enumerate(inputs, start=1)}
+    if workers is None and scheduler is None:
+        stream = run_serial(_task, inputs, stop=stop)
+    else:
+        stream = run_tasks(_task, inputs, workers=workers or 2, scheduler=scheduler, stop=stop)
+    for outcome in stream:
+        yield index[outcome.name], outcome.value if outcome.ok else None, outcome.error
