@@ -24,11 +24,11 @@ LAYERS = [
     ("solver.packing", "solver.cpsat"),  # two engines side by side: neither imports the other
     ("solver.hybrid",),
     ("solver.solving", "solver.engine_choice"),
-    ("solver.endgame",),
+    ("solver.endgame", "solver.generate"),  # endgames and challenge making: neither imports the other
     ("solver.warmup",),  # runs an engine of each kind
     ("solver.cli", "solver.__main__", "solver.terminal"),
 ]
-PEERS_APART = [("solver.packing", "solver.cpsat"), ("solver.kernels", "solver.cluster")]
+PEERS_APART = [("solver.packing", "solver.cpsat"), ("solver.kernels", "solver.cluster"), ("solver.endgame", "solver.generate")]
 # the notebook hooks: a position or puzzle draws itself in Jupyter, importing drawing when asked to
 UPWARD_ALLOWED = {("solver.core.position", "solver.drawing.render"), ("solver.puzzle.definition", "solver.drawing.render")}
 HEAVY = ("ortools", "matplotlib", "numba", "dask", "distributed")

@@ -64,7 +64,8 @@ class GenerateOptions:
             raise OptionError(f"unknown difficulty {self.difficulty!r} (known: {' '.join(DIFFICULTIES)})")
 
     def name(self, index: int) -> str:
-        return f"{self.kind.value}-{self.size}x{self.size}-s{self.seed}-{index:03d}"
+        band = f"-{self.difficulty}" if self.difficulty else ""
+        return f"{self.kind.value}-{self.size}x{self.size}{band}-s{self.seed}-{index:03d}"
 
 
 @dataclass
@@ -130,14 +131,14 @@ def write_files(g: Generated, folder: Path) -> dict[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     base = folder / g.name
     paths = {"puzzle": f"{base}.toml", "card": f"{base}.png", "card_svg": f"{base}.svg",
-             "answer": f"{base}-answer.png", "answer_svg": f"{base}-answer.svg", "solution": f"{base}-answer.json"}
+             "answer": f"{base}-answer.png", "answer_svg": f"{base}-answer.svg", "solution_file": f"{base}-answer.json"}
     files.write_file(paths["puzzle"], puzzle_to_toml(g.puzzle).encode("utf-8"), GenerateError)
     for key in ("card", "card_svg"):
         render_card(g.puzzle, paths[key])
     for key in ("answer", "answer_svg"):
         render_answer(g.puzzle, g.solution, paths[key])
     text = json.dumps(solution_to_json(g.puzzle, g.solution), indent=2) + "\n"
-    files.write_file(paths["solution"], text.encode("utf-8"), GenerateError)
+    files.write_file(paths["solution_file"], text.encode("utf-8"), GenerateError)
     return paths
 
 

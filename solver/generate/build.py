@@ -2,9 +2,10 @@
 
 Every candidate starts from its answer: blue's pieces grown one by one
 under the game rule (each touches blue at a corner, never at an edge) from
-a start corner, or, for ``connect``, as a chain between two blue pieces
-that become the set-up. Then the clues of the kind are laid around it:
-pieces of the other colours as obstacles, stars on the answer's squares
+a start corner, or, for ``connect``, from one blue piece, the grown piece
+farthest from it (and not touching it) becoming the second set-up piece.
+Then the clues of the kind are laid around it: pieces of the other
+colours as obstacles, stars on the answer's squares
 (``stars``), x squares where the answer could have gone on (``avoid-x``),
 or the board cut down to the answer and a few spare squares
 (``place-all``). A :class:`Draft` keeps everything as squares, so blocking
@@ -112,16 +113,15 @@ class Draft:
 
 
 def _grow(rng: random.Random, board: Board, pieces: list[int], own: Mask, start: int | None,
-          free: Mask, chain: bool = False) -> list[Squares] | None:
+          free: Mask) -> list[Squares] | None:
     """Place ``pieces`` in turn under the game rule, each at a random legal
     place: covering ``start`` while blue has nothing, else touching blue at
-    a corner (``chain``: the piece placed last); None when one has no place."""
+    a corner; None when one has no place."""
     t = placement_table(board)
     placed: list[Squares] = []
-    last = own
     for i in pieces:
         edge = board.edge_neighbours(own)
-        touch = board.corner_neighbours(last if chain else own) & ~edge
+        touch = board.corner_neighbours(own) & ~edge
         options = []
         for p in t.by_piece[i]:
             m = t.mask[p]
@@ -138,8 +138,12 @@ def _grow(rng: random.Random, board: Board, pieces: list[int], own: Mask, start:
         p = rng.choice(options)
         placed.append(frozenset(t.squares[p]))
         own |= t.mask[p]
-        last = t.mask[p]
     return placed
+
+
+def _distance(width: int, a: int, b: int) -> int:
+    """King moves between two squares."""
+    return max(abs(a // width - b // width), abs(a % width - b % width))
 
 
 def _corners(width: int, height: int) -> tuple[int, ...]:
@@ -154,16 +158,18 @@ def new_draft(kind: Kind, rng: random.Random, width: int, height: int, pieces: i
     full = board.open_mask
     chosen = rng.sample(PLAYABLE, pieces + (2 if kind is Kind.CONNECT else 0))
     if kind is Kind.CONNECT:
-        first = rng.choice([p for p in placement_table(board).by_piece[chosen[0]]])
         t = placement_table(board)
-        chain = _grow(rng, board, chosen[1:], t.mask[first], None, full, chain=True)
-        if chain is None:
+        first = rng.choice(t.by_piece[chosen[0]])
+        grown = _grow(rng, board, chosen[1:], t.mask[first], None, full)
+        if grown is None:
             return None
-        setup = [frozenset(t.squares[first]), chain[-1]]
-        ends = mask_of(setup[0]), mask_of(setup[1])
-        if board.king_fill(ends[0], ends[0] | ends[1]) & ends[1]:
-            return None  # the two set-up pieces touch: nothing to connect
-        draft = Draft(kind, width, height, chain[:-1], setup=setup)
+        here = t.mask[first]
+        apart = [sqs for sqs in grown if not board.king_fill(here, here | mask_of(sqs)) & mask_of(sqs)]
+        if not apart:
+            return None  # every piece touches the first: nothing to connect
+        far = max(apart, key=lambda sqs: min(_distance(width, a, b) for a in sqs for b in t.squares[first]))
+        draft = Draft(kind, width, height, [sqs for sqs in grown if sqs != far],
+                      setup=[frozenset(t.squares[first]), far])
     else:
         start = rng.choice(_corners(width, height))
         answer = _grow(rng, board, chosen, 0, start, full)
@@ -180,7 +186,7 @@ def new_draft(kind: Kind, rng: random.Random, width: int, height: int, pieces: i
         near = _open_corners(draft)
         draft.empty = set(rng.sample(sorted(near), min(len(near), rng.randint(1, 3))))
     elif kind is Kind.PLACE_ALL:
-        keep = set(draft.answer_squares)
+        keep = set(draft.taken())  # the answer and the obstacles stay on the board
         bumps = sorted(squares_of(board.edge_neighbours(mask_of(keep)) & full))
         keep |= set(rng.sample(bumps, min(len(bumps), rng.randint(2, 5))))
         draft.blocked = set(range(width * height)) - keep

@@ -15,9 +15,10 @@ order):
 - ``first_dead`` of ``first_moves``: first pieces put down that lead nowhere;
 - ``forced``: pieces with a single place in every attempt (no choice at all).
 
-The grade is ``log2(1 + dead_ends) + 4 * first_dead / first_moves - forced``:
-each doubling of the dead ends adds a point, a first step that usually
-fails adds up to four, a piece with one place takes one off. Bands:
+The grade is ``log2(1 + dead_ends) + 4 * first_dead / first_moves - forced``
+(at least 0): each doubling of the dead ends adds a point, a first step
+that usually fails adds up to four, a piece with one place takes one off.
+Bands:
 ``easy`` below 6, ``medium`` below 10, ``hard`` from 10. The search stops
 after ``budget`` partial placements; its figures are then lower bounds
 and the grade is at least ``hard``'s threshold when they reach it.
@@ -98,13 +99,14 @@ def grade(puzzle: Puzzle, budget: int = BUDGET) -> Grade:
             ok = ok_at_end(own)
         else:
             ok = False
-            touch = corner & ~edge if own else start
+            touch = corner & ~edge if own else start  # the first piece: the start square, if there is one
+            anywhere = not own and not start
             for k, opts in enumerate(options):
                 if placed >> k & 1:
                     continue
                 for p in opts:
                     m = t.mask[p]
-                    if m & (own | edge) or (touch and not m & touch):
+                    if m & (own | edge) or not (anywhere or m & touch):
                         continue
                     places[k].add(p)
                     if solvable(own | m, edge | t.edge[p], corner | t.corner[p], placed | 1 << k):
@@ -127,7 +129,7 @@ def grade(puzzle: Puzzle, budget: int = BUDGET) -> Grade:
     firsts = [(own, placed) for (own, placed) in memo if placed and placed & (placed - 1) == 0]
     first_dead = sum(1 for key in firsts if not memo[key])
     forced = sum(1 for seen in places if len(seen) == 1)
-    score = math.log2(1 + dead) + (4 * first_dead / len(firsts) if firsts else 0.0) - forced
+    score = max(0.0, math.log2(1 + dead) + (4 * first_dead / len(firsts) if firsts else 0.0) - forced)
     if not complete:
         score = max(score, BANDS[1][1])
     return Grade(score, band_of(score), dead, len(memo), len(firsts), first_dead, forced, complete)
