@@ -226,17 +226,24 @@ def add_obstacle(draft: Draft, rng: random.Random, cover: int | None = None) -> 
     return False
 
 
-def rule_out(draft: Draft, other: Solution, rng: random.Random) -> bool:
-    """Change ``draft`` so that the solution ``other`` (placements on the
+def rule_out(draft: Draft, others: list[Solution], rng: random.Random) -> bool:
+    """Change ``draft`` so that the solution ``others[0]`` (placements on the
     draft's board) breaks a rule while the draft's answer still fits: an
-    obstacle or an x on a square only ``other`` covers, a star on a square
-    only the answer covers, or (place-all) such a square blocked. False when
+    obstacle or an x on a square only it covers, a star on a square only
+    the answer covers, or (place-all) such a square blocked; of those
+    squares, one that rules out the most of ``others`` at once. False when
     no change does it."""
     t = placement_table(draft.board)
-    theirs = frozenset(sq for _, p in other for sq in t.squares[p])
+    covers = [frozenset(sq for _, p in other for sq in t.squares[p]) for other in others]
     ours = draft.answer_squares
-    only_theirs = sorted(theirs - ours - draft.taken())
-    only_ours = sorted(ours - theirs - draft.stars)
+    only_theirs = sorted(covers[0] - ours - draft.taken())
+    only_ours = sorted(ours - covers[0] - draft.stars)
+
+    def best(squares: list[int], hit) -> int:
+        score = {sq: sum(1 for c in covers if hit(sq, c)) for sq in squares}
+        top = max(score.values())
+        return rng.choice([sq for sq in squares if score[sq] == top])
+
     moves = []
     if only_theirs:
         if draft.kind is Kind.PLACE_ALL:
@@ -249,13 +256,15 @@ def rule_out(draft: Draft, other: Solution, rng: random.Random) -> bool:
         moves += ["star", "star"]
     rng.shuffle(moves)
     for move in moves:
+        if move == "star":
+            draft.stars.add(best(only_ours, lambda sq, c: sq not in c))
+            return True
+        square = best(only_theirs, lambda sq, c: sq in c)
         if move == "block":
-            draft.blocked.add(rng.choice(only_theirs))
+            draft.blocked.add(square)
         elif move == "x":
-            draft.empty.add(rng.choice(only_theirs))
-        elif move == "star":
-            draft.stars.add(rng.choice(only_ours))
-        elif not add_obstacle(draft, rng, cover=rng.choice(only_theirs)):
+            draft.empty.add(square)
+        elif not add_obstacle(draft, rng, cover=square):
             continue
         return True
     return False
