@@ -2,6 +2,7 @@
 two-worker Dask cluster side by side, and the share of candidates dropped.
 
     python benchmarks/generate.py [--count 12] [--rounds 2] [--sizes 7,8,10] [--kinds stars,avoid-x,connect,place-all]
+                                  [--difficulty easy|medium|hard]
 
 Each round makes ``--count`` challenges of every kind and size, seed = the
 round, once in this process (one core) and once on a LocalCluster of two
@@ -39,6 +40,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--sizes", default="7,8,10")
     ap.add_argument("--kinds", default=",".join(KINDS))
+    ap.add_argument("--difficulty", default=None, help="only challenges of this band (default: any)")
     args = ap.parse_args()
     from distributed import Client, LocalCluster
 
@@ -55,7 +57,7 @@ def main() -> None:
             seconds = {"one": 0.0, "two": 0.0}
             made, dropped, candidates = 0, Counter(), 0
             for r in range(args.rounds):
-                options = GenerateOptions(kind, size, seed=r)
+                options = GenerateOptions(kind, size, difficulty=args.difficulty, seed=r)
                 arms = [("one", None), ("two", cluster.scheduler_address)]
                 for arm, address in (arms if r % 2 == 0 else arms[::-1]):
                     s, got = run(options, args.count, address)

@@ -81,6 +81,7 @@ class Generated:
     candidates: int
     dropped: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    files: dict[str, bytes] | None = None  # its files' contents, once drawn (see file_contents)
 
 
 def generate_one(options: GenerateOptions, index: int, stop: threading.Event | None = None) -> Generated:
@@ -117,34 +118,49 @@ def pieces_text(g: Generated) -> str:
     return " ".join(PIECES[i].name for i in g.puzzle.pieces[g.puzzle.colors[0]])
 
 
-def write_files(g: Generated, folder: Path) -> dict[str, str]:
-    """The challenge's puzzle file, its card (PNG, SVG), its answer (PNG,
-    SVG) and the answer as a solution file (``blokus solve --check``),
-    each written whole; returns the paths by what they hold."""
+SUFFIXES = {"puzzle": ".toml", "card": ".png", "card_svg": ".svg", "answer": "-answer.png",
+            "answer_svg": "-answer.svg", "solution_file": "-answer.json"}  # the files of a challenge, by what they hold
+
+
+def file_contents(g: Generated) -> dict[str, bytes]:
+    """What :func:`write_files` writes, by key of :data:`SUFFIXES`: the
+    puzzle file, the card and the answer (PNG, SVG), and the answer as a
+    solution file (``blokus solve --check``). Made where the challenge is
+    made, so that a cluster's workers draw the cards too."""
     import json
 
-    from solver import files
     from solver.drawing.card import render_answer, render_card
     from solver.formats.puzzle_file import puzzle_to_toml
     from solver.formats.solution_file import solution_to_json
 
+    return {
+        "puzzle": puzzle_to_toml(g.puzzle).encode("utf-8"),
+        "card": render_card(g.puzzle, fmt="png"),
+        "card_svg": render_card(g.puzzle, fmt="svg"),
+        "answer": render_answer(g.puzzle, g.solution, fmt="png"),
+        "answer_svg": render_answer(g.puzzle, g.solution, fmt="svg"),
+        "solution_file": (json.dumps(solution_to_json(g.puzzle, g.solution), indent=2) + "\n").encode("utf-8"),
+    }
+
+
+def write_files(g: Generated, folder: Path) -> dict[str, str]:
+    """Write the challenge's files into ``folder`` (made when missing), each
+    whole; returns the paths by key of :data:`SUFFIXES`."""
+    from solver import files
+
     folder.mkdir(parents=True, exist_ok=True)
-    base = folder / g.name
-    paths = {"puzzle": f"{base}.toml", "card": f"{base}.png", "card_svg": f"{base}.svg",
-             "answer": f"{base}-answer.png", "answer_svg": f"{base}-answer.svg", "solution_file": f"{base}-answer.json"}
-    files.write_file(paths["puzzle"], puzzle_to_toml(g.puzzle).encode("utf-8"), GenerateError)
-    for key in ("card", "card_svg"):
-        render_card(g.puzzle, paths[key])
-    for key in ("answer", "answer_svg"):
-        render_answer(g.puzzle, g.solution, paths[key])
-    text = json.dumps(solution_to_json(g.puzzle, g.solution), indent=2) + "\n"
-    files.write_file(paths["solution_file"], text.encode("utf-8"), GenerateError)
+    contents = g.files or file_contents(g)
+    paths = {key: f"{folder / g.name}{suffix}" for key, suffix in SUFFIXES.items()}
+    for key, path in paths.items():
+        files.write_file(path, contents[key], GenerateError)
     return paths
 
 
 def _task(job: tuple[GenerateOptions, int], stop: threading.Event | None = None) -> Generated:
     options, index = job
-    return generate_one(options, index, stop)
+    g = generate_one(options, index, stop)
+    g.files = file_contents(g)
+    return g
 
 
 def generate(options: GenerateOptions, count: int, *, workers: int | None = None, scheduler: str | None = None,

@@ -206,3 +206,35 @@ def test_bad_output_paths_are_refused_before_any_work(tmp_path, capsys):
     assert _fails(["generate", "stars", "--out-dir", str(tmp_path / "o"), "--booklet", str(tmp_path / "b.png")],
                   capsys) == f"blokus: error: {tmp_path / 'b.png'}: unknown image format '.png' (use .pdf)"
     assert not (tmp_path / "o").exists()
+
+
+def test_the_collection_in_the_repository():
+    """puzzles/generated/: 16 of each card kind, each with exactly one
+    solution by both engines, its answer file verified, and its files."""
+    from tests.util import ROOT
+
+    folder = ROOT / "puzzles" / "generated"
+    puzzles = sorted(folder.glob("*.toml"))
+    kinds = [p.name.split("-8x8")[0] for p in puzzles]
+    assert {k: kinds.count(k) for k in set(kinds)} == {"stars": 16, "avoid-x": 16, "connect": 16}
+    for path in puzzles:
+        search, cpsat, solutions = independent_count(str(path))
+        assert (search, cpsat) == (1, 1), path.name
+        puzzle = load_puzzle(path)
+        answer, _ = read_solution(puzzle, path.with_name(path.stem + "-answer.json"))
+        assert sorted(verify(puzzle, answer).order) == sorted(solutions[0])
+        band = path.stem.split("-")[-3]
+        assert f"Difficulty: {band} " in puzzle.description
+        for suffix in (".png", ".svg", "-answer.png", "-answer.svg"):
+            assert path.with_name(path.stem + suffix).is_file()
+
+
+def test_a_stop_before_the_start_makes_nothing():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    out = list(batch.generate(GenerateOptions("stars"), 3, stop=stop))
+    assert [(i, g, e) for i, g, e in out] == [(1, None, "not started: stopped first"),
+                                              (2, None, "not started: stopped first"),
+                                              (3, None, "not started: stopped first")]
