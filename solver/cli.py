@@ -950,8 +950,9 @@ def _add_generate(sub) -> None:
     p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"kind of challenge: {', '.join(KINDS)}")
     p.add_argument("--size", type=_int_in(5, 12), default=8, metavar="N",
                    help="square board N x N, 5 to 12 (default 8: a card, as the bundled 7x7 and 8x8 challenges)")
-    p.add_argument("--pieces", type=_range(1, 19), default=(3, 5), metavar="A-B",
-                   help="blue pieces to place, N or A-B (default 3-5, as on the published cards)")
+    p.add_argument("--pieces", type=_range(1, 21), default=(3, 5), metavar="A-B",
+                   help="blue pieces to place, N or A-B (default 3-5, as on the published cards; up to 21, "
+                        "19 for connect, whose two pieces on the board come from the same set)")
     p.add_argument("--obstacles", type=_range(0, 30), default=None, metavar="A-B",
                    help="obstacle pieces of the other colours, N or A-B (default: the kind's, 5-8 for stars, "
                         "3-6 avoid-x, 4-7 connect, none for place-all); more are added where a second "
@@ -960,6 +961,9 @@ def _add_generate(sub) -> None:
                    help="keep only challenges of this grade band (default: any)")
     p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N", help="random seed (default 0)")
     p.add_argument("--count", type=_int_in(1, 10_000), default=1, metavar="N", help="challenges to make (default 1)")
+    p.add_argument("--time-limit", type=_seconds, default=300.0, metavar="S",
+                   help="seconds per challenge (default 300): candidates are drawn until one is proven, or "
+                        "the time is up (then that challenge is reported as not made)")
     p.add_argument("--out-dir", default="generated", metavar="DIR",
                    help="folder for the files (default ./generated, made when missing)")
     p.add_argument("--booklet", metavar="FILE.pdf", help="also write every card, then every answer, into one PDF")
@@ -978,7 +982,8 @@ def cmd_generate(args) -> int:
 
     if args.workers and args.scheduler:
         raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
-    options = GenerateOptions(args.kind, args.size, args.pieces, args.obstacles, args.difficulty, args.seed)
+    options = GenerateOptions(args.kind, args.size, args.pieces, args.obstacles, args.difficulty, args.seed,
+                              args.time_limit)
     scheduler = check_scheduler(args.scheduler) if args.scheduler else None
     if args.booklet:
         check_booklet(args.booklet)
@@ -994,8 +999,9 @@ def cmd_generate(args) -> int:
                 made[index] = (g, write_files(g, out))
                 text = f"{g.name}: {g.grade.band} (grade {g.grade.score:.1f}), {counted(g.candidates, 'candidate')}"
             else:
+                name = options.name(index)
                 failed.append((index, error))
-                text = f"{options.name(index)}: {error}"
+                text = f"{name}: not made: {error.removeprefix(name + ': ')}"
             view(Progress(clock.elapsed, 0, text, notice=True, done=len(made) + len(failed), total=args.count))
         interrupted = stop.is_set()
     ordered = [made[i] for i in sorted(made)]
@@ -1020,7 +1026,7 @@ def cmd_generate(args) -> int:
             print(f"{g.name:<24} {g.grade.band:<6} grade {g.grade.score:5.1f}  {pieces_text(g):<16} "
                   f"{paths['puzzle']}")
         for i, e in sorted(failed):
-            print(f"{options.name(i)}: not made: {e}")
+            print(f"{options.name(i)}: not made: {e.removeprefix(options.name(i) + ': ')}")
         print(f"{counted(len(ordered), 'challenge')} with exactly one solution (both engines counted 1) in {out}/ "
               f"(cards .png .svg, answers -answer.png .svg .json), {clock.elapsed:.1f} s")
         if args.booklet and ordered:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from solver.core.pieces import PIECES
+from solver.core.pieces import CLASSIC_PIECES, PIECE_SIZES, PIECES
+from solver.deadline import Deadline
 from solver.errors import BlokusError, OptionError
 from solver.generate.build import KINDS, Kind, describe, new_draft
 from solver.generate.grade import DIFFICULTIES, Grade, grade
@@ -27,6 +28,7 @@ from solver.puzzle.definition import Puzzle
 from solver.puzzle.result import Solution
 
 MAX_CANDIDATES = 400  # candidates drawn for one challenge before giving up
+MAX_SECONDS = 86_400.0
 MIN_SIDE, MAX_SIDE = 5, 12  # square boards the generator makes (a card holds 12 x 12 at most)
 
 
@@ -39,7 +41,8 @@ class GenerateOptions:
     """What to make: the kind, a square board ``size`` x ``size`` (default
     8: a card-sized board, as the bundled 7x7 and 8x8 challenges), blue's
     pieces to place (``pieces``: fewest, most), obstacle pieces (None: the
-    kind's default), a difficulty band (None: any) and the seed."""
+    kind's default), a difficulty band (None: any), the seed, and the
+    seconds one challenge may take (its candidates are drawn until then)."""
 
     kind: Kind | str
     size: int = 8
@@ -47,6 +50,7 @@ class GenerateOptions:
     obstacles: tuple[int, int] | None = None
     difficulty: str | None = None
     seed: int = 0
+    time_limit: float = 300.0  # seconds per challenge, looked at between candidates
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -56,8 +60,16 @@ class GenerateOptions:
             raise OptionError(f"board size must be a whole number from {MIN_SIDE} to {MAX_SIDE}, not {self.size!r}")
         lo, hi = self.pieces
         extra = 2 if self.kind is Kind.CONNECT else 0  # connect's two set-up pieces come from the same set
-        if not 1 <= lo <= hi <= 19 - extra:
-            raise OptionError(f"pieces to place must be a range within 1 to {19 - extra}, not {lo}-{hi}")
+        if not 1 <= lo <= hi <= 21 - extra:
+            raise OptionError(f"pieces to place must be a range within 1 to {21 - extra}, not {lo}-{hi}")
+        need = sum(sorted(PIECE_SIZES[i] for i in CLASSIC_PIECES)[:lo + extra])
+        if need > self.size * self.size:
+            raise OptionError(f"{lo + extra} pieces cover at least {need} squares; the {self.size}x{self.size} board has "
+                              f"{self.size * self.size}")
+        if isinstance(self.time_limit, bool) or not isinstance(self.time_limit, (int, float)) or \
+                not 0 < self.time_limit <= MAX_SECONDS:
+            raise OptionError(f"time limit must be a number of seconds above 0, at most {MAX_SECONDS}, "
+                              f"not {self.time_limit!r}")
         if self.obstacles is not None and not 0 <= self.obstacles[0] <= self.obstacles[1] <= 30:
             raise OptionError(f"obstacle pieces must be a range within 0 to 30, not {self.obstacles!r}")
         if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
@@ -89,11 +101,16 @@ def generate_one(options: GenerateOptions, index: int, stop: threading.Event | N
     t0 = time.perf_counter()
     o = options
     rng = random.Random(f"blokus-generate/{o.kind}/{o.size}/{o.pieces}/{o.obstacles}/{o.difficulty}/{o.seed}/{index}")
+    # (the time limit is left out: a longer one finds the same challenge, when a shorter one finds it)
     name = o.name(index)
     dropped: Counter = Counter()
+    clock = Deadline(o.time_limit)
     for candidate in range(1, MAX_CANDIDATES + 1):
         if stop is not None and stop.is_set():
             raise GenerateError(f"{name}: stopped before a challenge was found")
+        if clock.expired():
+            raise GenerateError(f"{name}: no challenge found in {o.time_limit:g} s ({candidate - 1} candidates: "
+                                f"{_reasons(dropped)})")
         draft = new_draft(o.kind, rng, o.size, o.size, rng.randint(*o.pieces), o.obstacles)
         if draft is None:
             dropped["the pieces did not fit"] += 1
@@ -110,8 +127,11 @@ def generate_one(options: GenerateOptions, index: int, stop: threading.Event | N
             continue
         puzzle = draft.puzzle(name, describe(draft) + f" Difficulty: {g.band} (grade {g.score:.1f}).")
         return Generated(name, puzzle, draft.solution(), g, proof, candidate, dropped, time.perf_counter() - t0)
-    raise GenerateError(f"{name}: no challenge found in {MAX_CANDIDATES} candidates "
-                        f"({', '.join(f'{n} {why}' for why, n in dropped.most_common(3))})")
+    raise GenerateError(f"{name}: no challenge found in {MAX_CANDIDATES} candidates ({_reasons(dropped)})")
+
+
+def _reasons(dropped: Counter) -> str:
+    return ", ".join(f"{n} {why}" for why, n in dropped.most_common(3)) or "none dropped"
 
 
 def pieces_text(g: Generated) -> str:

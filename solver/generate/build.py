@@ -44,7 +44,7 @@ class Kind(StrEnum):
 
 
 KINDS = tuple(k.value for k in Kind)
-PLAYABLE = tuple(i for i in CLASSIC_PIECES if PIECE_SIZES[i] >= 2)  # pieces to place: the monomino gives too little
+PLAYABLE = tuple(i for i in CLASSIC_PIECES if PIECE_SIZES[i] >= 2)  # pieces to place (the monomino only for all 21)
 DEFAULT_OBSTACLES = {Kind.STARS: (5, 8), Kind.AVOID_X: (3, 6), Kind.CONNECT: (4, 7), Kind.PLACE_ALL: (0, 0)}
 
 
@@ -156,7 +156,8 @@ def new_draft(kind: Kind, rng: random.Random, width: int, height: int, pieces: i
     None when this draw did not fit (the caller draws again)."""
     board = Board(width, height)
     full = board.open_mask
-    chosen = rng.sample(PLAYABLE, pieces + (2 if kind is Kind.CONNECT else 0))
+    wanted = pieces + (2 if kind is Kind.CONNECT else 0)
+    chosen = rng.sample(PLAYABLE if wanted <= len(PLAYABLE) else CLASSIC_PIECES, wanted)
     if kind is Kind.CONNECT:
         t = placement_table(board)
         first = rng.choice(t.by_piece[chosen[0]])

@@ -181,8 +181,8 @@ def _fails(argv: list[str], capsys) -> str:
 
 @pytest.mark.parametrize("argv,message", [
     (["generate", "stars", "--size", "4"], "argument --size: must be a whole number from 5 to 12, not '4'"),
-    (["generate", "stars", "--pieces", "5-3"], "argument --pieces: must be N or A-B with 1 <= A <= B <= 19, not '5-3'"),
-    (["generate", "stars", "--pieces", "x"], "argument --pieces: must be N or A-B with 1 <= A <= B <= 19, not 'x'"),
+    (["generate", "stars", "--pieces", "5-3"], "argument --pieces: must be N or A-B with 1 <= A <= B <= 21, not '5-3'"),
+    (["generate", "stars", "--pieces", "x"], "argument --pieces: must be N or A-B with 1 <= A <= B <= 21, not 'x'"),
     (["generate", "stars", "--obstacles", "40"], "argument --obstacles: must be N or A-B with 0 <= A <= B <= 30, "
                                                  "not '40'"),
     (["generate", "circles"], "argument KIND: invalid choice: 'circles' (choose from 'stars', 'avoid-x', 'connect', "
@@ -191,8 +191,10 @@ def _fails(argv: list[str], capsys) -> str:
                                                         "from 'easy', 'medium', 'hard')"),
     (["generate", "stars", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
      "blokus: error: --workers starts a local cluster; --scheduler uses an existing one: give one of them"),
-    (["generate", "connect", "--pieces", "18"], "blokus: error: pieces to place must be a range within 1 to 17, "
-                                                "not 18-18"),
+    (["generate", "connect", "--pieces", "20"], "blokus: error: pieces to place must be a range within 1 to 19, "
+                                                "not 20-20"),
+    (["generate", "stars", "--time-limit", "0"], "argument --time-limit: must be a positive number of seconds, "
+                                                 "not '0'"),
 ])
 def test_bad_options_are_refused(argv, message, capsys):
     assert _fails(argv, capsys).endswith(message)
@@ -238,3 +240,34 @@ def test_a_stop_before_the_start_makes_nothing():
     assert [(i, g, e) for i, g, e in out] == [(1, None, "not started: stopped first"),
                                               (2, None, "not started: stopped first"),
                                               (3, None, "not started: stopped first")]
+
+
+def test_a_challenge_not_found_in_time_is_reported_and_the_others_are_kept(monkeypatch, tmp_path, capsys):
+    import time
+
+    real = batch.make_unique
+
+    def slow_for_the_second(draft, rng, name):
+        if name.endswith("-002"):
+            time.sleep(0.05)
+            raise Dropped("a test's candidate")
+        return real(draft, rng, name)
+
+    monkeypatch.setattr(batch, "make_unique", slow_for_the_second)
+    code = main(["generate", "stars", "--count", "3", "--time-limit", "0.2", "--out-dir", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert [p["name"] for p in out["puzzles"]] == ["stars-8x8-s0-001", "stars-8x8-s0-003"]
+    (failed,) = out["failed"]
+    assert failed["name"] == "stars-8x8-s0-002"
+    assert failed["error"].startswith("stars-8x8-s0-002: no challenge found in 0.2 s (")
+    assert "a test's candidate" in failed["error"]
+    assert sorted(p.name for p in tmp_path.iterdir() if "-002" in p.name) == []
+
+
+def test_all_21_pieces_on_a_board_too_small_is_a_clean_error(tmp_path, capsys):
+    assert _fails(["generate", "place-all", "--pieces", "21", "--size", "8", "--out-dir", str(tmp_path)], capsys) == \
+        "blokus: error: 21 pieces cover at least 89 squares; the 8x8 board has 64"
+    assert main(["generate", "place-all", "--pieces", "16", "--size", "8", "--out-dir", str(tmp_path)]) == 2
+    assert "place-all-8x8-s0-001: not made: no challenge found in 400 candidates (400 the pieces did not fit)" \
+        in capsys.readouterr().out.splitlines()
