@@ -127,3 +127,11 @@ def test_a_search_over_budget_grades_hard_at_least():
 def test_grading_needs_one_colour():
     with pytest.raises(ValueError, match="grading needs one colour to place, not 4"):
         grade(load_puzzle(ROOT / "puzzles" / "solo-84.toml"))
+
+
+def test_the_generated_cards_of_the_docs_table():
+    folder = ROOT / "puzzles" / "generated"
+    got = [(g.dead_ends, g.first_dead, g.first_moves, round(g.score, 1), g.band)
+           for g in (grade(load_puzzle(folder / f"stars-8x8-{band}-s{seed}-001.toml"))
+                     for band, seed in (("easy", 1), ("medium", 2), ("hard", 3)))]
+    assert got == [(31, 0, 1, 4.0, "easy"), (35, 4, 5, 8.4, "medium"), (122, 9, 10, 10.5, "hard")]
