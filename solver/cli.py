@@ -928,7 +928,7 @@ def _range(lo: int, hi: int):
 
 
 def _add_generate(sub) -> None:
-    from solver.generate.build import KINDS
+    from solver.generate.build import KINDS, MAX_SIDE, MIN_SIDE
     from solver.generate.grade import DIFFICULTIES
 
     p = _command(
@@ -948,8 +948,9 @@ def _add_generate(sub) -> None:
          "blokus generate place-all --size 7 --count 16 --workers 2 --booklet cards.pdf"],
     )
     p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"kind of challenge: {', '.join(KINDS)}")
-    p.add_argument("--size", type=_int_in(5, 12), default=8, metavar="N",
-                   help="square board N x N, 5 to 12 (default 8: a card, as the bundled 7x7 and 8x8 challenges)")
+    p.add_argument("--size", type=_int_in(MIN_SIDE, MAX_SIDE), default=8, metavar="N",
+                   help=f"square board N x N, {MIN_SIDE} to {MAX_SIDE} (default 8: a card, as the bundled 7x7 and "
+                        "8x8 challenges)")
     p.add_argument("--pieces", type=_range(1, 21), default=(3, 5), metavar="A-B",
                    help="blue pieces to place, N or A-B (default 3-5, as on the published cards; up to 21, "
                         "19 for connect, whose two pieces on the board come from the same set)")

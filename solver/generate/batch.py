@@ -21,7 +21,7 @@ from typing import Iterator
 from solver.core.pieces import CLASSIC_PIECES, PIECE_SIZES, PIECES
 from solver.deadline import Deadline
 from solver.errors import BlokusError, OptionError
-from solver.generate.build import KINDS, Kind, describe, new_draft
+from solver.generate.build import KINDS, MAX_SIDE, MIN_SIDE, Kind, describe, new_draft
 from solver.generate.grade import DIFFICULTIES, Grade, grade
 from solver.generate.unique import Dropped, Proof, make_unique
 from solver.puzzle.definition import Puzzle
@@ -29,7 +29,6 @@ from solver.puzzle.result import Solution
 
 MAX_CANDIDATES = 400  # candidates drawn for one challenge before giving up
 MAX_SECONDS = 86_400.0
-MIN_SIDE, MAX_SIDE = 5, 12  # square boards the generator makes (a card holds 12 x 12 at most)
 
 
 class GenerateError(BlokusError):
@@ -58,6 +57,11 @@ class GenerateOptions:
         object.__setattr__(self, "kind", Kind(self.kind))
         if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIDE <= self.size <= MAX_SIDE:
             raise OptionError(f"board size must be a whole number from {MIN_SIDE} to {MAX_SIDE}, not {self.size!r}")
+        for name in ("pieces", "obstacles"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, tuple) and len(value) == 2 and
+                                          all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+                raise OptionError(f"{name} must be a pair of whole numbers (fewest, most), not {value!r}")
         lo, hi = self.pieces
         extra = 2 if self.kind is Kind.CONNECT else 0  # connect's two set-up pieces come from the same set
         if not 1 <= lo <= hi <= 21 - extra:

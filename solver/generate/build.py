@@ -44,6 +44,7 @@ class Kind(StrEnum):
 
 
 KINDS = tuple(k.value for k in Kind)
+MIN_SIDE, MAX_SIDE = 5, 12  # square boards the generator makes (a card holds 12 x 12 at most)
 PLAYABLE = tuple(i for i in CLASSIC_PIECES if PIECE_SIZES[i] >= 2)  # pieces to place (the monomino only for all 21)
 DEFAULT_OBSTACLES = {Kind.STARS: (5, 8), Kind.AVOID_X: (3, 6), Kind.CONNECT: (4, 7), Kind.PLACE_ALL: (0, 0)}
 
