@@ -218,7 +218,7 @@ def add_obstacle(draft: Draft, rng: random.Random, cover: int | None = None) -> 
         used = {t.piece[t.find(sqs)] for col, sqs in draft.obstacles if col == c}
         edge = board.edge_neighbours(own)
         pool = t.covering[cover] if cover is not None else range(len(t))
-        options = [p for p in pool if t.piece[p] in CLASSIC_PIECES and t.piece[p] not in used
+        options = [p for p in pool if t.piece[p] not in used
                    and not t.mask[p] & (taken | edge)]
         if options:
             small = [p for p in options if PIECE_SIZES[t.piece[p]] <= 3]
