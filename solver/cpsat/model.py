@@ -13,6 +13,7 @@
   colour (the ``touch`` rule, and a cheap necessary condition of ``game``);
 - connectivity for ``game``, as levels (see connectivity.py; the ``cuts``
   encoding adds nothing here);
+- the edge budget (see solver/puzzle/edges.py) for place-all and counting;
 - the same-shape rule, monomino-last (the monomino's squares are never a
   parent), and the maximize objective (squares placed, or the advanced
   score with +15 / +20 bonuses), with tight bounds;
@@ -35,6 +36,7 @@ from solver.cpsat.encoding import Encoding
 from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
 from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
+from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, weight
 from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 
 
@@ -70,6 +72,8 @@ def build(
         _add_same_shape(m, covering)
     if puzzle.goal is Goal.MAXIMIZE:
         _add_objective(m, by_color_piece)
+    else:
+        _add_edge_budget(m)
     if order_colors:
         add_color_order(m)
     if order_board is not None:
@@ -360,6 +364,31 @@ def _monomino_last_chains(m: PuzzleModel, c: int, mono: BoolVar) -> None:
 
 
 # -- symmetry and the root's monomino ----------------------------------------------
+
+TIGHT = 0.8  # the edge budget goes into the model when the pieces' leaning bound reaches this share of it
+
+
+def _add_edge_budget(m: PuzzleModel) -> None:
+    """Per colour, its placements' weights within the board's capacity (the
+    edge budget of :mod:`solver.puzzle.edges`: redundant, it proves at once
+    that a board is too small for the pieces)."""
+    t, b = m.puzzle.table, m.puzzle.board
+    deg = degrees(b)
+    room = capacity(b, deg)
+    inside: dict[int, int] = {}
+    for c in m.puzzle.colors:
+        if leaning(t, m.puzzle.pieces[c], m.puzzle.masks.free, deg) < TIGHT * room:
+            continue  # far from binding: the constraint would only slow the search
+        terms = []
+        for (col, p), v in m.x.items():
+            if col == c:
+                piece = t.piece[p]
+                if piece not in inside:
+                    inside[piece] = inside_edges(t, p)
+                terms.append((v, weight(t, p, deg, inside[piece])))
+        if terms:
+            m.model.add(sum(w * v for v, w in terms) <= room)
+
 
 def _add_quarter_turn_symmetry(m: PuzzleModel) -> None:
     """A placement is chosen exactly when its quarter-turned image is, in

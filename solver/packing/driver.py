@@ -33,6 +33,7 @@ from solver.packing.beam import BeamSearch
 from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
+from solver.puzzle.edges import no_room
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
@@ -195,10 +196,25 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: Deadl
                        best_partial=bool(partial))
 
 
+class NoRoom:
+    """The complete search of a puzzle whose pieces the edge budget
+    (:mod:`solver.puzzle.edges`) already shows cannot all fit: no solutions."""
+
+    name = "edge budget"
+    nodes = 0
+    multiplier = 1
+
+    def solutions(self) -> Iterator[Solution | None]:
+        return iter(())
+
+
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
-    """The exhaustive search for the puzzle: the compiled fill kernel when it
-    applies (imported only then: loading numba costs 0.25 s), else the Python
-    one (same interface: ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
+    """The exhaustive search for the puzzle: none when the edge budget rules
+    it out, the compiled fill kernel when it applies (imported only then:
+    loading numba costs 0.25 s), else the Python one (same interface:
+    ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
+    if no_room(puzzle) is not None:
+        return NoRoom()
     if puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0:
         from solver.packing.fillkernel import KernelSearch, supported
 

@@ -1,0 +1,94 @@
+"""The smallest rectangles that hold one colour's 21 pieces under the game
+rule (the first piece on a corner, every piece touching the colour at a
+corner and never at an edge): every rectangle by area, each engine alone.
+
+    python benchmarks/smallest_boards.py [--limit 10] [--max-area 160] [--min-width 3] [--json out.json]
+
+Rectangles W x H with W <= H (a rectangle and its transpose are the same
+puzzle: the transpose maps the corner start onto a corner), W from
+``--min-width`` (a piece of three squares across needs three), area from
+89 (the pieces' squares) to ``--max-area``, in order of area. Each is
+solved by the search engine and by CP-SAT (two workers), ``--limit``
+seconds each, through :func:`solver.solving.solve` (every packing
+verified). A rectangle is *packed* when an engine packs it, *impossible*
+when both engines prove it INFEASIBLE, else *open*. Beside them, a
+counting bound that needs no search: the pieces' perimeters add up to 216
+unit edges (no two pieces of a colour share an edge), each edge is on the
+board's border or faces an empty square, and an empty square faces at
+most four, so W x H >= 89 + (216 - 2 (W + H)) / 4; a rectangle below it
+is impossible by counting (reported, never counted as an engine's proof).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.core.geometry import Board  # noqa: E402
+from solver.core.pieces import CLASSIC_PIECES, PIECE_SIZES, PIECES  # noqa: E402
+from solver.puzzle.definition import Puzzle  # noqa: E402
+from solver.solving import solve  # noqa: E402
+
+SQUARES = sum(PIECE_SIZES[i] for i in CLASSIC_PIECES)  # 89
+
+
+def perimeter(piece: int) -> int:
+    cells = set(PIECES[piece].orientations[0])
+    return sum(1 for r, c in cells for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)) if (r + dr, c + dc) not in cells)
+
+
+PERIMETER = sum(perimeter(i) for i in CLASSIC_PIECES)  # 216
+
+
+def counting_bound(width: int, height: int) -> int:
+    """The least area the counting argument of the module docstring allows."""
+    return SQUARES + max(0, math.ceil((PERIMETER - 2 * (width + height)) / 4))
+
+
+def one_colour(width: int, height: int) -> Puzzle:
+    starts = (frozenset([0]), frozenset(), frozenset(), frozenset())
+    return Puzzle(Board(width, height, frozenset(), starts), (0,), {0: CLASSIC_PIECES}, name=f"one-{width}x{height}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--max-area", type=int, default=160)
+    ap.add_argument("--min-width", type=int, default=3)
+    ap.add_argument("--json", help="write every rectangle's figures here")
+    args = ap.parse_args()
+    boxes = sorted(((w, h) for w in range(args.min_width, 30) for h in range(w, 100)
+                    if SQUARES <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
+    rows = []
+    print(f"{'board':>6} {'area':>5} {'count bound':>11}  {'search':<22} {'cpsat':<22} verdict", flush=True)
+    for w, h in boxes:
+        puzzle = one_colour(w, h)
+        row = {"board": f"{w}x{h}", "area": w * h, "counting_bound": counting_bound(w, h)}
+        verdict = "open"
+        for engine in ("search", "cpsat"):
+            r = solve(puzzle, engine, time_limit=args.limit)
+            placed = 0 if r.best_partial else len(r.placements)
+            row[engine] = {"status": r.status.value, "seconds": round(r.seconds, 2), "placed": len(r.placements)}
+            if r.status.value == "OPTIMAL" and placed == 21:
+                verdict = "packed"
+                row["packing"] = [(c, puzzle.table.name(p)) for c, p in r.placements]
+        if verdict == "open" and all(row[e]["status"] == "INFEASIBLE" for e in ("search", "cpsat")):
+            verdict = "impossible"
+        row["verdict"] = verdict
+        rows.append(row)
+        cells = [f"{row[e]['status']} {row[e]['seconds']:.1f}s" + (f" {row[e]['placed']}p" if row[e]["status"] == "UNKNOWN"
+                                                                    else "") for e in ("search", "cpsat")]
+        below = " (below the counting bound)" if w * h < row["counting_bound"] else ""
+        print(f"{w}x{h:<3} {w * h:>5} {row['counting_bound']:>11}  {cells[0]:<22} {cells[1]:<22} {verdict}{below}",
+              flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

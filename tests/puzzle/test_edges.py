@@ -1,0 +1,99 @@
+"""The edge budget (solver.puzzle.edges): it never rules out a puzzle that
+has a solution (checked against the search engine's exhaustive search
+with the budget switched off, on small boards of squares and triangles,
+one colour and two), both engines agree wherever it decides, and it
+proves one colour's 21 pieces too many for a 10 x 10 board at once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.core.geometry import Board
+from solver.core.pieces import CLASSIC_PIECES, TRIGON_PIECES
+from solver.packing import driver
+from solver.packing.exhaustive import Exhaustive
+from solver.puzzle.definition import Connect, Puzzle
+from solver.puzzle.edges import capacity, degrees, leaning, lightest, no_room
+from solver.solving import solve
+
+
+def one_colour(width: int, height: int, pieces=CLASSIC_PIECES) -> Puzzle:
+    starts = (frozenset([0]), frozenset(), frozenset(), frozenset())
+    return Puzzle(Board(width, height, frozenset(), starts), (0,), {0: tuple(pieces)}, name=f"one-{width}x{height}")
+
+
+def has_solution(puzzle: Puzzle) -> bool:
+    return any(s is not None for s in Exhaustive(puzzle).solutions())
+
+
+def small_puzzles():
+    rng = random.Random(4)
+    for n in range(60):
+        w, h = rng.randint(3, 6), rng.randint(3, 7)
+        colours = (0,) if n % 3 else (0, 2)
+        starts = [frozenset()] * 4
+        starts[0] = frozenset([0])
+        if 2 in colours:
+            starts[2] = frozenset([w * h - 1])
+        blocked = frozenset(rng.sample(range(1, w * h - 1), rng.randint(0, 3)))
+        board = Board(w, h, blocked, tuple(starts))
+        pieces = {c: tuple(sorted(rng.sample(CLASSIC_PIECES, rng.randint(2, 5)))) for c in colours}
+        connect = [Connect.GAME, Connect.TOUCH, Connect.FREE][n % 3]
+        yield Puzzle(board, colours, pieces, connect=connect, name=f"small-{n}")
+
+
+def test_the_budget_never_rules_out_a_puzzle_with_a_solution():
+    ruled_out = 0
+    for puzzle in small_puzzles():
+        if no_room(puzzle) is not None:
+            ruled_out += 1
+            assert not has_solution(puzzle), puzzle.name
+    assert ruled_out >= 10
+
+
+def test_on_triangles_too():
+    rng = random.Random(6)
+    ruled_out = 0
+    for n in range(30):
+        board = Board.hexagon(2 + n % 2)
+        board = Board(board.width, board.height, board.blocked, (frozenset(),) * 4, board.grid, board.parity,
+                      board.outside)
+        puzzle = Puzzle(board, (0,), {0: tuple(rng.sample(TRIGON_PIECES, rng.randint(2, 6)))}, name=f"tri-{n}")
+        if no_room(puzzle) is not None:
+            ruled_out += 1
+            assert not has_solution(puzzle), puzzle.name
+    assert ruled_out >= 3
+
+
+def test_both_engines_agree_where_the_budget_decides():
+    for puzzle in list(small_puzzles())[:30]:
+        search = solve(puzzle, "search", time_limit=30)
+        cpsat = solve(puzzle, "cpsat", time_limit=30)
+        assert search.status == cpsat.status, puzzle.name
+        if no_room(puzzle) is not None:
+            assert search.status.value == "INFEASIBLE" and search.method == "edge budget"
+
+
+def test_twenty_one_pieces_are_too_many_for_ten_by_ten():
+    puzzle = one_colour(10, 10)
+    deg = degrees(puzzle.board)
+    assert (leaning(puzzle.table, puzzle.pieces[0], puzzle.masks.free, deg), capacity(puzzle.board, deg)) == (246, 180)
+    assert lightest(puzzle.table, puzzle.pieces[0], puzzle.masks.free, deg) == 246
+    for engine in ("search", "cpsat"):
+        assert solve(puzzle, engine, time_limit=60).status.value == "INFEASIBLE"
+
+
+@pytest.mark.parametrize("size", [(3, 51), (6, 26)])
+def test_boards_the_pieces_fit_are_not_ruled_out(size):
+    puzzle = one_colour(*size)
+    assert no_room(puzzle) is None
+    result = solve(puzzle, "search", time_limit=60)
+    assert result.status.value == "OPTIMAL" and len(result.placements) == 21
+
+
+def test_without_the_budget_the_exhaustive_search_runs(monkeypatch):
+    """The budget is what decides 10 x 10 at once (the search alone does not, in seconds)."""
+    monkeypatch.setattr(driver, "no_room", lambda puzzle: None)
+    assert driver._complete_search(one_colour(10, 10)).name != "edge budget"
