@@ -3,6 +3,7 @@ rule (the first piece on a corner, every piece touching the colour at a
 corner and never at an edge): every rectangle by area, each engine alone.
 
     python benchmarks/smallest_boards.py [--limit 10] [--max-area 160] [--min-width 3] [--json out.json]
+                                         [--image docs/smallest-one-colour.png]
 
 Rectangles W x H with W <= H (a rectangle and its transpose are the same
 puzzle: the transpose maps the corner start onto a corner), W from
@@ -17,6 +18,8 @@ unit edges (no two pieces of a colour share an edge), each edge is on the
 board's border or faces an empty square, and an empty square faces at
 most four, so W x H >= 89 + (216 - 2 (W + H)) / 4; a rectangle below it
 is impossible by counting (reported, never counted as an engine's proof).
+``--image``: the packing of the smallest rectangle packed, drawn lying
+down (height x width: the same puzzle), pieces numbered in play order.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ def main() -> None:
     ap.add_argument("--max-area", type=int, default=160)
     ap.add_argument("--min-width", type=int, default=3)
     ap.add_argument("--json", help="write every rectangle's figures here")
+    ap.add_argument("--image", help="draw the smallest packing found here (.png or .svg)")
     args = ap.parse_args()
     boxes = sorted(((w, h) for w in range(args.min_width, 30) for h in range(w, 100)
                     if SQUARES <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
@@ -88,6 +92,27 @@ def main() -> None:
               flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    packed = [row for row in rows if row["verdict"] == "packed"]
+    if args.image and packed:
+        draw(packed[0], args.image)
+
+
+def draw(row: dict, path: str) -> None:
+    """The packing of ``row`` on the board turned to lie wide (rows become
+    columns: blue's corner stays a corner), verified there, then drawn."""
+    from solver.drawing.render import render_solution
+    from solver.puzzle.verify import verify
+
+    w, h = (int(x) for x in row["board"].split("x"))
+    tall = one_colour(w, h)
+    wide = one_colour(h, w)
+    moved = []
+    for c, text in row["packing"]:
+        squares = tall.table.squares[tall.table.parse(text)]
+        moved.append((c, wide.table.find((s % w) * h + s // w for s in squares)))
+    order = verify(wide, moved).order
+    render_solution(wide, order, path, numbers=True, size_px=1400, title=f"one colour's 21 pieces on {h} x {w}",
+                    note="the smallest rectangle packed under the game rule, numbered in play order")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.core.geometry import COLORS, squares_of
+from solver.core.geometry import COLORS, TRIANGLE, squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
 from solver.cpsat.candidates import CHAIN_LIMIT, add_candidates, chained
@@ -370,24 +370,42 @@ TIGHT = 0.8  # the edge budget goes into the model when the pieces' leaning boun
 
 def _add_edge_budget(m: PuzzleModel) -> None:
     """Per colour, its placements' weights within the board's capacity (the
-    edge budget of :mod:`solver.puzzle.edges`: redundant, it proves at once
-    that a board is too small for the pieces)."""
-    t, b = m.puzzle.table, m.puzzle.board
+    edge budget of :mod:`solver.puzzle.edges`: redundant, it proves that a
+    board is too small for the pieces). Written so that propagation alone
+    sees it: each piece's weight as an integer whose least value is its
+    lightest placement's, and the weight as the pieces' weight on an open
+    plane less the missing sides their squares lean on (at most all of the
+    free squares' missing sides)."""
+    puzzle, model = m.puzzle, m.model
+    t, b = puzzle.table, puzzle.board
     deg = degrees(b)
     room = capacity(b, deg)
-    inside: dict[int, int] = {}
-    for c in m.puzzle.colors:
-        if leaning(t, m.puzzle.pieces[c], m.puzzle.masks.free, deg) < TIGHT * room:
+    sides = 3 if b.grid == TRIANGLE else 4
+    for c in puzzle.colors:
+        if leaning(t, puzzle.pieces[c], puzzle.masks.free, deg) < TIGHT * room:
             continue  # far from binding: the constraint would only slow the search
-        terms = []
+        by_piece: dict[int, list[tuple[BoolVar, int]]] = {}
         for (col, p), v in m.x.items():
             if col == c:
-                piece = t.piece[p]
-                if piece not in inside:
-                    inside[piece] = inside_edges(t, p)
-                terms.append((v, weight(t, p, deg, inside[piece])))
-        if terms:
-            m.model.add(sum(w * v for v, w in terms) <= room)
+                by_piece.setdefault(t.piece[p], []).append((v, p))
+        weights = []
+        plane = 0
+        for piece, vps in by_piece.items():
+            inside = inside_edges(t, vps[0][1])
+            terms = [(v, weight(t, p, deg, inside)) for v, p in vps]
+            w = model.new_int_var(min(x for _, x in terms), max(x for _, x in terms), f"weight_{COLORS[c]}_{piece}")
+            model.add(w == sum(x * v for v, x in terms))
+            weights.append(w)
+            plane += sides * len(t.squares[vps[0][1]]) - inside
+        if len(by_piece) < len(puzzle.pieces[c]):
+            continue  # a piece with no candidate: the piece constraints rule the puzzle out already
+        model.add(sum(weights) <= room)
+        lean = [(miss, v) for s in range(b.size) if (v := m.covered.get((c, s))) is not None
+                and (miss := sides - deg[s])]
+        most = sum(x for x, _ in lean)
+        leaned = model.new_int_var(0, most, f"leaned_{COLORS[c]}")
+        model.add(leaned == sum(x * v for x, v in lean))
+        model.add(plane - leaned <= room)
 
 
 def _add_quarter_turn_symmetry(m: PuzzleModel) -> None:

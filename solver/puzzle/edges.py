@@ -88,11 +88,12 @@ def lightest(table: PlacementTable, pieces, free: int, deg: list[int]) -> int | 
 
 
 def over_budget(table: PlacementTable, pieces, free: int) -> bool:
-    """True when the pieces cannot all be placed inside ``free`` (by the
-    edge budget of the module docstring)."""
+    """True when the pieces cannot all be placed inside ``free``: one of
+    them has no place there at all, or they break the edge budget of the
+    module docstring."""
     deg = degrees(table.board)
     least = lightest(table, pieces, free, deg)
-    return least is not None and least > capacity(table.board, deg)
+    return least is None or least > capacity(table.board, deg)
 
 
 def no_room(puzzle) -> int | None:

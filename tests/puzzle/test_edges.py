@@ -97,3 +97,34 @@ def test_without_the_budget_the_exhaustive_search_runs(monkeypatch):
     """The budget is what decides 10 x 10 at once (the search alone does not, in seconds)."""
     monkeypatch.setattr(driver, "no_room", lambda puzzle: None)
     assert driver._complete_search(one_colour(10, 10)).name != "edge budget"
+
+
+@pytest.mark.parametrize("size", [(4, 28), (3, 39)])
+def test_cp_sat_proves_the_budget_by_propagation(size):
+    """Boards where a single weighted sum over the placements left CP-SAT
+    searching for over 10 s: the pieces' weights as integers, and the sides
+    leaned on as one, prove them at once."""
+    result = solve(one_colour(*size), "cpsat", time_limit=60)
+    assert result.status.value == "INFEASIBLE"
+
+
+def test_a_piece_with_no_place_rules_the_puzzle_out_at_once():
+    """Two colours on 2 x 89: 178 squares for 178, but the X has no place
+    (the search engine searched on for its whole limit before)."""
+    starts = (frozenset([0]), frozenset(), frozenset([177]), frozenset())
+    puzzle = Puzzle(Board(2, 89, frozenset(), starts), (0, 2), {0: CLASSIC_PIECES, 2: CLASSIC_PIECES})
+    assert no_room(puzzle) == 0
+    result = solve(puzzle, "search", time_limit=60)
+    assert (result.status.value, result.method) == ("INFEASIBLE", "edge budget")
+    assert solve(puzzle, "cpsat", time_limit=60).status.value == "INFEASIBLE"
+
+
+def test_the_smallest_one_colour_packing_in_the_docs():
+    """docs/frontier/one-colour-3x49.json: all 21 pieces on 3 x 49 by the rules."""
+    from solver.formats.solution_file import read_solution
+    from solver.puzzle.verify import verify
+    from tests.util import ROOT
+
+    puzzle = one_colour(3, 49)
+    placements, partial = read_solution(puzzle, ROOT / "docs" / "frontier" / "one-colour-3x49.json")
+    assert not partial and len(verify(puzzle, placements).order) == 21
