@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from solver.core.geometry import TRIANGLE, Board, squares_of
 from solver.core.placements import Placement, PlacementTable
+from solver.puzzle.definition import Goal, Puzzle
 
 
 def degrees(board: Board) -> list[int]:
@@ -96,12 +97,11 @@ def over_budget(table: PlacementTable, pieces, free: int) -> bool:
     return least is None or least > capacity(table.board, deg)
 
 
-def no_room(puzzle) -> int | None:
-    """A colour whose pieces to place cannot all fit by the edge budget (so
-    a place-all or count puzzle has no solution), or None. A maximize
-    puzzle may leave pieces in hand: never a colour there."""
-    from solver.puzzle.definition import Goal
-
+def no_room(puzzle: Puzzle) -> int | None:
+    """A colour whose pieces to place cannot all fit (a piece with no place,
+    or over the edge budget: a place-all or count puzzle then has no
+    solution), or None. A maximize puzzle may leave pieces in hand: never
+    a colour there."""
     if puzzle.goal is Goal.MAXIMIZE:
         return None
     free = puzzle.masks.free
