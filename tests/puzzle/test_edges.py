@@ -120,11 +120,11 @@ def test_a_piece_with_no_place_rules_the_puzzle_out_at_once():
 
 
 def test_the_smallest_one_colour_packing_in_the_docs():
-    """docs/frontier/one-colour-3x49.json: all 21 pieces on 3 x 49 by the rules."""
+    """docs/smallest-one-colour.json: all 21 pieces on 3 x 49 by the rules."""
     from solver.formats.solution_file import read_solution
     from solver.puzzle.verify import verify
     from tests.util import ROOT
 
     puzzle = one_colour(3, 49)
-    placements, partial = read_solution(puzzle, ROOT / "docs" / "frontier" / "one-colour-3x49.json")
+    placements, partial = read_solution(puzzle, ROOT / "docs" / "smallest-one-colour.json")
     assert not partial and len(verify(puzzle, placements).order) == 21
