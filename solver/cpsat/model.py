@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.core.geometry import COLORS, TRIANGLE, squares_of
+from solver.core.geometry import COLORS, squares_of
 from solver.core.pieces import MONOMINO, PIECE_SIZES
 from solver.core.scoring import ALL_PLACED_BONUS, MONOMINO_LAST_BONUS, best_bonus
 from solver.cpsat.candidates import CHAIN_LIMIT, add_candidates, chained
@@ -36,7 +36,7 @@ from solver.cpsat.encoding import Encoding
 from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
 from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
-from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, weight
+from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
 
 
@@ -380,7 +380,7 @@ def _add_edge_budget(m: PuzzleModel) -> None:
     t, b = puzzle.table, puzzle.board
     deg = degrees(b)
     room = capacity(b, deg)
-    sides = 3 if b.grid == TRIANGLE else 4
+    n_sides = sides(b)
     for c in puzzle.colors:
         if leaning(t, puzzle.pieces[c], puzzle.masks.free, deg) < TIGHT * room:
             continue  # far from binding: the constraint would only slow the search
@@ -396,12 +396,12 @@ def _add_edge_budget(m: PuzzleModel) -> None:
             w = model.new_int_var(min(x for _, x in terms), max(x for _, x in terms), f"weight_{COLORS[c]}_{piece}")
             model.add(w == sum(x * v for v, x in terms))
             weights.append(w)
-            plane += sides * len(t.squares[vps[0][1]]) - inside
+            plane += n_sides * len(t.squares[vps[0][1]]) - inside
         if len(by_piece) < len(puzzle.pieces[c]):
             continue  # a piece with no candidate: the piece constraints rule the puzzle out already
         model.add(sum(weights) <= room)
         lean = [(miss, v) for s in range(b.size) if (v := m.covered.get((c, s))) is not None
-                and (miss := sides - deg[s])]
+                and (miss := n_sides - deg[s])]
         most = sum(x for x, _ in lean)
         leaned = model.new_int_var(0, most, f"leaned_{COLORS[c]}")
         model.add(leaned == sum(x * v for x, v in lean))

@@ -53,7 +53,8 @@ def weight(table: PlacementTable, p: Placement, deg: list[int], inside: int | No
     return sum(deg[s] for s in table.squares[p]) - (inside_edges(table, p) if inside is None else inside)
 
 
-def _sides(board: Board) -> int:
+def sides(board: Board) -> int:
+    """The sides of a cell: 3 on the triangle grid, 4 on squares."""
     return 3 if board.grid == TRIANGLE else 4
 
 
@@ -62,13 +63,13 @@ def leaning(table: PlacementTable, pieces, free: int, deg: list[int]) -> int:
     placement: their weight on an open plane less every missing side of
     the free squares (sides on the border or against a blocked square: the
     pieces together cannot lean on more of them than there are)."""
-    sides = _sides(table.board)
+    n_sides = sides(table.board)
     plane = 0
     for i in pieces:
         places = table.by_piece[i]
         if places:
-            plane += sides * len(table.squares[places[0]]) - inside_edges(table, places[0])
-    return plane - sum(sides - deg[s] for s in squares_of(free))
+            plane += n_sides * len(table.squares[places[0]]) - inside_edges(table, places[0])
+    return plane - sum(n_sides - deg[s] for s in squares_of(free))
 
 
 def lightest(table: PlacementTable, pieces, free: int, deg: list[int]) -> int | None:
