@@ -171,8 +171,8 @@ def _add_solve(sub) -> None:
                    help="do not solve: verify a solution file (the JSON of --json) against the puzzle")
     p.add_argument("--mode", choices=MODES, default="auto",
                    help="search method: auto (default), general (no symmetry assumed), symmetric "
-                        "(quarter-turn symmetric solutions only; with --engine hybrid also the half turn on "
-                        "rectangles, which its auto mode uses too), exhaustive (complete search only)")
+                        "(quarter-turn symmetric solutions only; with --engine hybrid or cpsat also the half turn "
+                        "on rectangles, which hybrid's auto mode uses too), exhaustive (complete search only)")
     p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0, metavar="N",
                    help=f"random seed, 0 to {MAX_SEED} (default 0)")

@@ -203,7 +203,8 @@ def _run(puzzle: Puzzle, engine: Engine, opts: SolveOptions, progress: ProgressC
         from solver import cpsat
 
         result = cpsat.solve(puzzle, opts.time_limit, opts.workers, opts.seed, opts.cpsat_params, opts.encoding,
-                             opts.count, opts.hint, progress, stop=stop)
+                             opts.count, opts.hint, progress, stop=stop,
+                             symmetric=opts.mode is Mode.SYMMETRIC and not opts.count)
     _check(puzzle, result, opts.count)
     return result
 

@@ -26,7 +26,7 @@ from solver.cpsat.warmstart import warm_start
 from solver.deadline import Deadline
 from solver.puzzle.definition import Connect, Goal, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import interchangeable_colors
+from solver.puzzle.symmetry import interchangeable_colors, symmetry_applies
 
 
 class _Watcher(cp_model.CpSolverSolutionCallback):
@@ -73,7 +73,9 @@ def solve(
     solution is OPTIMAL. ``stop`` set (by a Ctrl-C handler: CP-SAT itself
     stops its search at SIGINT) ends the rounds of cuts, and the result
     says it was interrupted. ``time_limit``: seconds or a Deadline (the
-    model's building counts too)."""
+    model's building counts too). ``symmetric``: only solutions the
+    puzzle's turn maps onto themselves (:func:`build`); then no solution
+    is UNKNOWN, not INFEASIBLE, and a count counts the symmetric ones."""
     deadline = Deadline.of(time_limit)
     start = deadline.start
     counting = count or puzzle.goal is Goal.COUNT
@@ -114,6 +116,8 @@ def solve(
         _read_count(result, puzzle, status, watcher.solutions, ordered, expand=ordered or first is not None)
     else:
         _read_solution(result, m, solver, status, rounds)
+    if symmetric:
+        _only_symmetric(result, puzzle, counting)
     result.seconds = time.monotonic() - start
     result.interrupted = stop is not None and stop.is_set()
     return result
@@ -239,6 +243,23 @@ def _read_count(result: SolveResult, puzzle: Puzzle, status: int, found: list[So
     result.count_complete = done
     result.stats["found"] = len(found)
     result.solutions = solutions
+
+
+def _only_symmetric(result: SolveResult, puzzle: Puzzle, counting: bool) -> None:
+    """What a model that allowed only symmetric solutions may claim: its
+    solutions, and for a count the number of symmetric ones; never that the
+    puzzle has no solution, nor that a symmetric optimum is the optimum."""
+    turn = "quarter-turn" if symmetry_applies(puzzle) is None else "half-turn"
+    result.method += f", {turn} symmetric"
+    if counting:
+        result.method += " solutions counted"
+    elif result.status is Status.INFEASIBLE:
+        result.status = Status.UNKNOWN
+        result.method += " (none exists; other solutions may)"
+    elif puzzle.goal is Goal.MAXIMIZE and result.status is Status.OPTIMAL:
+        result.status = Status.FEASIBLE  # the best symmetric solution, not proven best of all
+    if puzzle.goal is Goal.MAXIMIZE:
+        result.bound = None
 
 
 def _read_solution(result: SolveResult, m: PuzzleModel, solver: cp_model.CpSolver, status: int, rounds: int) -> None:

@@ -37,7 +37,7 @@ from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
 from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, sides, weight
-from solver.puzzle.symmetry import interchangeable_colors, quarter_turn_placements, symmetry_applies
+from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
 
 
 def build(
@@ -45,8 +45,10 @@ def build(
     order_board: int | None = None, monomino_chains: bool = True,
 ) -> PuzzleModel:
     """Build the CP-SAT model of a puzzle (no solving, no printing). With
-    ``symmetric``, only solutions that a quarter turn maps onto themselves
-    with the colours shifted (blue -> yellow -> red -> green) are allowed;
+    ``symmetric``, only solutions that the puzzle's turn maps onto
+    themselves are allowed (the quarter turn with the colours shifted, blue
+    -> yellow -> red -> green, else the half turn with opposite colours
+    swapped);
     with ``order_colours`` (interchangeable colours only) at least one
     solution of each class of colour relabellings, and with ``order_board``
     (a square every solution covers) of each class of turns and mirrors.
@@ -79,7 +81,7 @@ def build(
     if order_board is not None:
         add_board_order(m, order_board)
     if symmetric:
-        _add_quarter_turn_symmetry(m)
+        tie_images(m, *turn_symmetry(puzzle))
     if game:
         _no_monomino_last_on_root(m)
     if puzzle.monomino_last:
@@ -99,8 +101,8 @@ def _encoding(name: Encoding | str, puzzle: Puzzle) -> Encoding:
 
 def _check_symmetry_options(puzzle: Puzzle, symmetric: bool, order_colors: bool) -> None:
     """Refuse the symmetric model, or the colour order, on a puzzle it does not fit."""
-    if symmetric and symmetry_applies(puzzle) is not None:
-        raise CpsatError(f"the symmetric model does not apply to {puzzle.name}: {symmetry_applies(puzzle)}")
+    if symmetric and isinstance(why := turn_symmetry(puzzle), str):
+        raise CpsatError(f"the symmetric model does not apply to {puzzle.name}: {why}")
     if order_colors and (not interchangeable_colors(puzzle) or puzzle.goal is Goal.MAXIMIZE):
         raise CpsatError(f"{puzzle.name}: colours are not interchangeable")
 
@@ -408,13 +410,17 @@ def _add_edge_budget(m: PuzzleModel) -> None:
         model.add(plane - leaned <= room)
 
 
-def _add_quarter_turn_symmetry(m: PuzzleModel) -> None:
-    """A placement is chosen exactly when its quarter-turned image is, in
-    the next colour (blue -> yellow -> red -> green -> blue)."""
-    turn = quarter_turn_placements(m.puzzle)
+def tie_images(m: PuzzleModel, pmap: list, cmap: dict[int, int]) -> None:
+    """Only symmetric packings in model ``m``: a placement of colour c is
+    chosen exactly when its image ``pmap[p]`` is, in colour ``cmap[c]``
+    (see :func:`solver.puzzle.symmetry.turn_symmetry`)."""
     for (c, p), v in m.x.items():
-        image = m.x.get(((c + 1) % 4, turn[p]))
-        m.model.add(v == image) if image is not None else m.model.add_bool_or([v.Not()])
+        q = pmap[p]
+        image = m.x.get((cmap[c], q)) if q is not None else None
+        if image is None:
+            m.model.add_bool_or([v.Not()])
+        elif (c, p) < (cmap[c], q):
+            m.model.add(v == image)
 
 
 def _monomino_ends_every_order(m: PuzzleModel, by_color_piece: dict[tuple[int, int], list[BoolVar]]) -> None:

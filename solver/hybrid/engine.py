@@ -44,12 +44,11 @@ from solver.deadline import Deadline
 from solver.errors import OptionError
 from solver.hybrid.lns import LnsStats, Repair
 from solver.hybrid.settings import DEFAULT, Settings
-from solver.hybrid.symmetric import half_turn_reason, halves_apply, symmetric_search
-from solver.hybrid.symmetric import symmetry as find_symmetry
+from solver.hybrid.symmetric import halves_apply, symmetric_search
 from solver.packing.driver import Mode
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import symmetry_applies
+from solver.puzzle.symmetry import symmetry_applies, turn_symmetry
 
 
 def solve(puzzle: Puzzle, time_limit: Deadline | float | None = 60.0, seed: int = 0, workers: int = 0,
@@ -79,13 +78,10 @@ def solve(puzzle: Puzzle, time_limit: Deadline | float | None = 60.0, seed: int 
     time_limit = clock.left()
     nodes = 0
     S = settings
-    if symmetric is None:  # auto: the puzzle's turn, if any (the half turn won on 18x20, 13x14 and 10x18, tied on 21x17)
-        symmetry = find_symmetry(puzzle)
-    else:
-        symmetry = find_symmetry(puzzle) if symmetric else None
-        if symmetric and symmetry is None:
-            raise OptionError(f"{puzzle.name}: no turn symmetry to search: {symmetry_applies(puzzle)}; "
-                              f"{half_turn_reason(puzzle)}")
+    found = turn_symmetry(puzzle) if symmetric is not False else "not asked for"
+    symmetry = None if isinstance(found, str) else found  # auto: the puzzle's turn, if any (the half turn won
+    if symmetric and symmetry is None:  # on 18x20, 13x14 and 10x18, tied on 21x17)
+        raise OptionError(f"{puzzle.name}: no turn symmetry to search: {found}")
     quarter = symmetry is not None and symmetry_applies(puzzle) is None
     halving = symmetry is not None and not quarter and S.halves > 0 and halves_apply(puzzle)
     share = ((S.quarter_share if quarter else S.halves_share if halving else S.search_share) if search_share is None

@@ -12,10 +12,10 @@ from solver.core.geometry import mask_of, squares_of
 from solver.core.placements import Placement
 from solver.deadline import Deadline
 from solver.hybrid.settings import DEFAULT, Settings
-from solver.hybrid.symmetric import orbit_mask, square_map
+from solver.hybrid.symmetric import orbit_mask
 from solver.puzzle.definition import Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import symmetry_applies
+from solver.puzzle.symmetry import symmetry_applies, turn_square_map
 from solver.puzzle.verify import VerificationError, verify
 
 
@@ -96,6 +96,7 @@ def lns_step(puzzle: Puzzle, placements: Solution, window: int, time_limit: Dead
     from ortools.sat.python import cp_model
 
     from solver.cpsat import add_hint, build, supervised
+    from solver.cpsat.model import tie_images
 
     deadline = Deadline.of(time_limit)  # building the model counts too
     sub, freed = sub_puzzle(puzzle, placements, window, holes, colors)
@@ -164,18 +165,6 @@ def _clump_holes(m, puzzle: Puzzle, placements: Solution, freed: Solution) -> No
     model.maximize((len(pairs) + 1) * m.objective + sum(pairs))
 
 
-def tie_images(m, pmap: list, cmap: dict[int, int]) -> None:
-    """Only symmetric packings in model ``m``: a placement of colour c is
-    chosen exactly when its image ``pmap[p]`` is, in colour ``cmap[c]``."""
-    for (c, p), v in m.x.items():
-        q = pmap[p]
-        image = m.x.get((cmap[c], q)) if q is not None else None
-        if image is None:
-            m.model.add_bool_or([v.Not()])
-        elif (c, p) < (cmap[c], q):
-            m.model.add(v == image)
-
-
 class Repair:
     """The LNS loop over one packing: the current packing and its squares,
     the steps without a gain (windows grow with them) and the sink; the
@@ -192,7 +181,7 @@ class Repair:
         self.puzzle, self.current, self.clock, self.stats = puzzle, current, clock, stats
         self.rng, self.workers, self.stop = rng, workers, stop
         self.symmetry, self.settings = symmetry, settings
-        self.square_map = square_map(puzzle) if symmetry is not None else None
+        self.square_map = turn_square_map(puzzle) if symmetry is not None else None
         if symmetry is not None and set(current) != {(symmetry[1][c], symmetry[0][p]) for c, p in current}:
             self.symmetry = None  # (a packing that is not symmetric: repaired without the symmetry)
         self.value = squares_placed(puzzle, current)

@@ -1,8 +1,7 @@
-"""The hybrid's symmetric search phase: the puzzle's turn symmetry (the
-quarter turn with the colours shifted, else the half turn with opposite
-colours swapped), and the searches that keep a packing symmetric: the
-compiled ones under the half turn (the two-colour halves, the half-turn
-waste search), then the symmetric beam."""
+"""The hybrid's symmetric search phase under the puzzle's turn symmetry
+(:func:`solver.puzzle.symmetry.turn_symmetry`): the searches that keep a
+packing symmetric, the compiled ones under the half turn (the two-colour
+halves, the half-turn waste search), then the symmetric beam."""
 
 from __future__ import annotations
 
@@ -22,38 +21,6 @@ def halves_apply(puzzle: Puzzle) -> bool:
     from solver.packing.halves import cuts
 
     return not isinstance(cuts(puzzle), str)
-
-
-def half_turn_reason(puzzle: Puzzle) -> str:
-    from solver.packing.halfturn import half_turn
-
-    found = half_turn(puzzle)
-    return found if isinstance(found, str) else "it has the half turn"
-
-
-def symmetry(puzzle: Puzzle) -> tuple[list, dict[int, int]] | None:
-    """The puzzle's turn symmetry as (placement map, colour map): the
-    quarter turn with the colours shifted on square boards where it applies
-    (:func:`solver.puzzle.symmetry.symmetry_applies`), else the half turn with
-    opposite colours swapped (:func:`solver.packing.halfturn.half_turn`);
-    None when neither applies."""
-    from solver.packing.halfturn import half_turn
-    from solver.puzzle.symmetry import quarter_turn_placements
-
-    if symmetry_applies(puzzle) is None:
-        return quarter_turn_placements(puzzle), {c: (c + 1) % 4 for c in puzzle.colors}
-    found = half_turn(puzzle)
-    return None if isinstance(found, str) else found
-
-
-def square_map(puzzle: Puzzle) -> list[int]:
-    """The square map of :func:`symmetry`'s turn."""
-    from solver.packing.halfturn import half_turn_map
-    from solver.puzzle.symmetry import quarter_turn
-
-    if symmetry_applies(puzzle) is None:
-        return [quarter_turn(puzzle.board, s) for s in range(puzzle.board.size)]
-    return half_turn_map(puzzle)
 
 
 def orbit_mask(mask: int, square_map: list[int]) -> int:

@@ -14,46 +14,9 @@ benchmarks/RESULTS.md.
 
 from __future__ import annotations
 
-from solver.core.geometry import SQUARE
-from solver.core.placements import Placement
 from solver.packing.beam import BeamSearch
-from solver.puzzle.definition import Connect, Puzzle, SameShape
-
-
-def half_turn_map(puzzle: Puzzle) -> list[int]:
-    """The square each square goes to under the half turn."""
-    b = puzzle.board
-    return [b.square(b.height - 1 - r, b.width - 1 - c) for r, c in (b.row_col(s) for s in range(b.size))]
-
-
-def half_turn(puzzle: Puzzle) -> tuple[list[Placement | None], dict[int, int]] | str:
-    """(placement map, colour map) of the half-turn symmetry with colour
-    swap, or the reason why the puzzle does not have it."""
-    b, t = puzzle.board, puzzle.table
-    if puzzle.connect is not Connect.GAME:
-        return "the symmetric search plays in play order (the game rule)"
-    if b.grid != SQUARE:
-        return "the board is not made of squares"
-    if puzzle.setup and any(puzzle.setup.values()):
-        return "the puzzle has set-up pieces"
-    if puzzle.same_shape is not SameShape.NONE or puzzle.stars:
-        return "star squares or the same-shape rule"
-    turn = half_turn_map(puzzle)
-    image = lambda squares: frozenset(turn[s] for s in squares)  # noqa: E731
-    if image(b.blocked) != b.blocked or image(puzzle.empty) != puzzle.empty:
-        return "blocked or empty squares are not symmetric"
-    cmap: dict[int, int] = {}
-    for c in puzzle.colors:
-        if not b.starts[c]:
-            return "a colour has no start square"
-        partner = [d for d in puzzle.colors if d != c and frozenset(b.starts[d]) == image(b.starts[c])]
-        if len(partner) != 1:
-            return "the start squares do not turn into each other's"
-        cmap[c] = partner[0]
-        if sorted(puzzle.pieces[c]) != sorted(puzzle.pieces[partner[0]]):
-            return "opposite colours have different pieces"
-    pmap = [t.find(turn[s] for s in t.squares[p]) for p in range(len(t))]
-    return pmap, cmap
+from solver.puzzle.definition import Puzzle
+from solver.puzzle.symmetry import half_turn
 
 
 class HalfTurnBeam(BeamSearch):

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from solver.core.geometry import Board
 from solver.core.placements import Placement
-from solver.packing.halfturn import half_turn
 from solver.packing.wastefast import CompiledWasteSearch, Restarts
 from solver.puzzle.definition import Goal, Puzzle
 from solver.puzzle.result import Solution
+from solver.puzzle.symmetry import half_turn
 from solver.puzzle.verify import verify
 
 BLUE, YELLOW, RED, GREEN = range(4)

@@ -24,9 +24,9 @@ from solver.core.pieces import PIECE_SIZES
 from solver.core.placements import Placement, PlacementTable
 from solver.kernels.tables import PAD, tables, unsupported, words
 from solver.packing import wastekernel as kernel
-from solver.packing.halfturn import half_turn, half_turn_map
 from solver.puzzle.definition import Connect, Goal, Puzzle
 from solver.puzzle.result import Solution
+from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
 
 

@@ -14,7 +14,7 @@ from itertools import permutations
 
 from solver.core.geometry import SQUARE, Board
 from solver.core.placements import Placement
-from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.definition import Connect, Goal, Puzzle, SameShape
 
 
 def board_transforms(board: Board) -> list[list[int]]:
@@ -144,3 +144,58 @@ def symmetry_applies(puzzle: Puzzle) -> str | None:
     return None
 
 
+def half_turn_map(puzzle: Puzzle) -> list[int]:
+    """The square each square goes to under the half turn."""
+    b = puzzle.board
+    return [b.square(b.height - 1 - r, b.width - 1 - c) for r, c in (b.row_col(s) for s in range(b.size))]
+
+
+def half_turn(puzzle: Puzzle) -> tuple[list[Placement | None], dict[int, int]] | str:
+    """(placement map, colour map) of the half-turn symmetry with colour
+    swap, or the reason why the puzzle does not have it."""
+    b, t = puzzle.board, puzzle.table
+    if puzzle.connect is not Connect.GAME:
+        return "the symmetric search plays in play order (the game rule)"
+    if b.grid != SQUARE:
+        return "the board is not made of squares"
+    if puzzle.setup and any(puzzle.setup.values()):
+        return "the puzzle has set-up pieces"
+    if puzzle.same_shape is not SameShape.NONE or puzzle.stars:
+        return "star squares or the same-shape rule"
+    turn = half_turn_map(puzzle)
+    image = lambda squares: frozenset(turn[s] for s in squares)  # noqa: E731
+    if image(b.blocked) != b.blocked or image(puzzle.empty) != puzzle.empty:
+        return "blocked or empty squares are not symmetric"
+    cmap: dict[int, int] = {}
+    for c in puzzle.colors:
+        if not b.starts[c]:
+            return "a colour has no start square"
+        partner = [d for d in puzzle.colors if d != c and frozenset(b.starts[d]) == image(b.starts[c])]
+        if len(partner) != 1:
+            return "the start squares do not turn into each other's"
+        cmap[c] = partner[0]
+        if sorted(puzzle.pieces[c]) != sorted(puzzle.pieces[partner[0]]):
+            return "opposite colours have different pieces"
+    pmap = [t.find(turn[s] for s in t.squares[p]) for p in range(len(t))]
+    return pmap, cmap
+
+
+def turn_symmetry(puzzle: Puzzle) -> tuple[list[Placement | None], dict[int, int]] | str:
+    """The puzzle's turn symmetry as (placement map, colour map): the
+    quarter turn with the colours shifted where it applies
+    (:func:`symmetry_applies`), else the half turn with opposite colours
+    swapped (:func:`half_turn`); else why neither applies. What the
+    symmetric searches of every engine keep."""
+    if symmetry_applies(puzzle) is None:
+        return quarter_turn_placements(puzzle), {c: (c + 1) % 4 for c in puzzle.colors}
+    found = half_turn(puzzle)
+    if isinstance(found, str):
+        return f"no quarter turn ({symmetry_applies(puzzle)}) and no half turn ({found})"
+    return found
+
+
+def turn_square_map(puzzle: Puzzle) -> list[int]:
+    """The square map of :func:`turn_symmetry`'s turn."""
+    if symmetry_applies(puzzle) is None:
+        return [quarter_turn(puzzle.board, s) for s in range(puzzle.board.size)]
+    return half_turn_map(puzzle)

@@ -23,6 +23,7 @@ from solver.hybrid import symmetric as sym
 from solver.hybrid.settings import Settings
 from solver.puzzle.definition import Goal
 from solver.puzzle.result import SolveResult, Status
+from solver.puzzle.symmetry import turn_square_map, turn_symmetry
 from solver.puzzle.verify import VerificationError, verify
 from solver.solving import solve
 from tests.faults import signal_when
@@ -221,7 +222,7 @@ def _symmetric(puzzle, placements, symmetry) -> bool:
 
 
 def test_half_turn_symmetry_of_the_two_colour_puzzles():
-    from solver.packing.halfturn import half_turn
+    from solver.puzzle.symmetry import half_turn
 
     pmap, cmap = half_turn(load_puzzle(PUZZLES / "frontier-2c-13x14.toml"))
     assert cmap == {0: 2, 2: 0}
@@ -234,7 +235,7 @@ def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
     from solver.packing.halfturn import HalfTurnBeam
 
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
-    symmetry = sym.symmetry(puzzle)
+    symmetry = turn_symmetry(puzzle)
     beam = HalfTurnBeam(puzzle)
     state = beam.run(4, 6, seed=1)
     current = list(state.placed) if state is not None else beam.best
@@ -243,7 +244,7 @@ def test_the_half_turn_beam_and_symmetric_lns_steps_keep_the_symmetry():
     current = current[:2]  # blue's first piece and its image: a symmetric partial packing
     verify(puzzle, current, partial=True)
     for step in range(2):
-        window = sym.orbit_mask(lns.window_mask(puzzle, 0, 0, 4, 4), sym.square_map(puzzle))
+        window = sym.orbit_mask(lns.window_mask(puzzle, 0, 0, 4, 4), turn_square_map(puzzle))
         new = lns.lns_step(puzzle, current, window, 2.0, seed=step, workers=2, symmetry=symmetry)
         if new is None:
             continue
@@ -265,7 +266,7 @@ def test_the_hybrid_takes_the_half_turn_by_default_on_a_rectangle_that_has_it():
     puzzle = parse_puzzle(SMALL_TWO_COLOURS)
     result = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2)  # verified by solve
     assert result.status is Status.OPTIMAL and "half-turn" in result.method
-    assert _symmetric(puzzle, result.placements, sym.symmetry(puzzle))
+    assert _symmetric(puzzle, result.placements, turn_symmetry(puzzle))
     general = solve(puzzle, "hybrid", time_limit=30, seed=1, workers=2, mode="general")
     assert general.status is Status.OPTIMAL and "half-turn" not in general.method
 

@@ -11,9 +11,9 @@ import pytest
 
 from solver.cli import main
 from solver.formats.puzzle_file import load_puzzle, parse_puzzle
-from solver.packing.halfturn import half_turn
 from solver.packing.halves import HalvesSearch, cuts
 from solver.packing.wastefast import CompiledWasteSearch
+from solver.puzzle.symmetry import half_turn
 from solver.puzzle.verify import verify
 from tests.util import ROOT
 

@@ -64,7 +64,7 @@ def test_spread_out_spare_squares_still_give_verified_packings():
 
 def test_the_half_turn_mode_finds_exactly_the_symmetric_packings():
     from solver.formats.puzzle_file import parse_puzzle
-    from solver.packing.halfturn import half_turn
+    from solver.puzzle.symmetry import half_turn
 
     puzzle = parse_puzzle("""
 name = "two-5x4"
