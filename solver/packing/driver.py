@@ -3,7 +3,8 @@ them interleaved within the time limit and reports one
 :class:`~solver.puzzle.result.SolveResult` (verified by :func:`solver.solving.solve`).
 
 - place-all: beam search (heuristic, finds solutions) next to the exhaustive
-  search (complete: the only source of INFEASIBLE). On a puzzle with
+  search (complete: the only source of INFEASIBLE; compiled: the fill
+  kernel with no spare square, the waste search with some). On a puzzle with
   quarter-turn symmetry the symmetric beam runs too (mode ``auto``).
 - count: the exhaustive search alone (the compiled kernel when it applies).
 - maximize: the exhaustive branch and bound.
@@ -28,6 +29,7 @@ from solver.core.pieces import MONOMINO
 from solver.core.scoring import best_bonus
 from solver.deadline import Deadline
 from solver.errors import OptionError
+from solver.kernels.tables import unsupported
 from solver.options import choice
 from solver.packing.beam import BeamSearch
 from solver.packing.exhaustive import Exhaustive
@@ -51,6 +53,8 @@ class Mode(StrEnum):
 MODES = tuple(Mode)
 WIDTHS = (1, 4, 16, 64, 256, 1024)
 SLICE = 0.05  # seconds a task runs before the scheduler looks again
+WASTE_CHUNK = 50_000  # nodes of the compiled waste search between looks (about SLICE at its rate)
+QUICK_NODES = 2_000  # nodes of the Python exhaustive search before the compiled one takes over (about 0.4 s)
 
 
 def solve(
@@ -148,12 +152,12 @@ def beam_task(runner: BeamSearch, seed: int, found: list[tuple[str, Solution]], 
         yield None
 
 
-def _collect(search, found: list, label: str | None = None) -> Iterator[None]:
+def _collect(search, found: list, labelled: bool = False) -> Iterator[None]:
     """Run an exhaustive search, appending each solution to ``found`` (as
-    (label, solution) when a label is given)."""
+    (the search's name, solution) when ``labelled``)."""
     for solution in search.solutions():
         if solution is not None:
-            found.append(solution if label is None else (label, solution))
+            found.append((search.name, solution) if labelled else solution)
         yield None
 
 
@@ -175,7 +179,7 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: Deadl
     exhaustive = None
     if mode in (Mode.AUTO, Mode.GENERAL, Mode.EXHAUSTIVE):
         exhaustive = _complete_search(puzzle, stop_after=1)
-        tasks["exhaustive"] = (_collect(exhaustive, found, exhaustive.name), 0.2 if symmetric else 0.3)
+        tasks["exhaustive"] = (_collect(exhaustive, found, labelled=True), 0.2 if symmetric else 0.3)
 
     def nodes() -> int:
         return sum(r.nodes for r in runners) + (exhaustive.nodes if exhaustive else 0)
@@ -210,9 +214,11 @@ class NoRoom:
 
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
     """The exhaustive search for the puzzle: none when the edge budget rules
-    it out, the compiled fill kernel when it applies (imported only then:
-    loading numba costs 0.25 s), else the Python one (same interface:
-    ``name``, ``nodes``, ``multiplier``, ``solutions()``)."""
+    it out, the compiled fill kernel when it applies, the compiled waste
+    search for place-all puzzles with spare squares (numba's kernels are
+    imported only then: loading numba costs 0.25 s), else the Python one
+    (same interface: ``name``, ``nodes``, ``solutions()``, and
+    ``multiplier`` for counts)."""
     if no_room(puzzle) is not None:
         return NoRoom()
     if puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0:
@@ -220,7 +226,44 @@ def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
 
         if supported(puzzle) is None:
             return KernelSearch(puzzle, stop_after=stop_after)
+    if puzzle.goal is Goal.PLACE_ALL and puzzle.spare_squares > 0 and unsupported(puzzle.board) is None:
+        return QuickThenCompiled(puzzle)
     return Exhaustive(puzzle)
+
+
+class QuickThenCompiled:
+    """The Python exhaustive search for its first QUICK_NODES nodes (small
+    puzzles end there, in less time than the compiled kernel takes to
+    load), then, unless it found a packing, the compiled waste search from
+    the start (complete on its own, some 250x the node rate)."""
+
+    multiplier = 1
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.search = Exhaustive(puzzle)
+        self.name = self.search.name
+        self.before = 0  # nodes of the Python search, once it handed over
+
+    @property
+    def nodes(self) -> int:
+        return self.before + self.search.nodes
+
+    def solutions(self) -> Iterator[Solution | None]:
+        found = False
+        for solution in self.search.solutions():
+            found = found or solution is not None
+            yield solution
+            if not found and self.search.nodes >= QUICK_NODES:
+                break
+        else:
+            return
+        from solver.packing.wastefast import CompiledWasteSearch
+
+        self.before = self.search.nodes
+        self.search = CompiledWasteSearch(self.puzzle, chunk=WASTE_CHUNK)
+        self.name = self.search.name
+        yield from self.search.solutions()
 
 
 # -- count ---------------------------------------------------------------------------
