@@ -26,7 +26,7 @@ from solver.cpsat.warmstart import warm_start
 from solver.deadline import Deadline
 from solver.puzzle.definition import Connect, Goal, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import interchangeable_colors, symmetry_applies
+from solver.puzzle.symmetry import interchangeable_colors, turn_name
 
 
 class _Watcher(cp_model.CpSolverSolutionCallback):
@@ -249,8 +249,7 @@ def _only_symmetric(result: SolveResult, puzzle: Puzzle, counting: bool) -> None
     """What a model that allowed only symmetric solutions may claim: its
     solutions, and for a count the number of symmetric ones; never that the
     puzzle has no solution, nor that a symmetric optimum is the optimum."""
-    turn = "quarter-turn" if symmetry_applies(puzzle) is None else "half-turn"
-    result.method += f", {turn} symmetric"
+    result.method += f", {turn_name(puzzle)} symmetric"
     if counting:
         result.method += " solutions counted"
     elif result.status is Status.INFEASIBLE:

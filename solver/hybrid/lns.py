@@ -15,7 +15,7 @@ from solver.hybrid.settings import DEFAULT, Settings
 from solver.hybrid.symmetric import orbit_mask
 from solver.puzzle.definition import Goal, Measure, Puzzle
 from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
-from solver.puzzle.symmetry import symmetry_applies, turn_square_map
+from solver.puzzle.symmetry import turn_name, turn_square_map
 from solver.puzzle.verify import VerificationError, verify
 
 
@@ -328,7 +328,7 @@ class Repair:
         stats, total = self.stats, sum(len(self.puzzle.pieces[c]) for c in self.puzzle.colors)
         method = f"search then lns ({stats.steps} steps, {stats.gains} gains, from {stats.start_pieces}/{total} pieces)"
         if self.symmetry is not None:
-            turn = "quarter-turn" if symmetry_applies(self.puzzle) is None else "half-turn"
+            turn = turn_name(self.puzzle)
             method = f"{turn} symmetric {method}"
         figures = {"start_pieces": stats.start_pieces, "lns_steps": stats.steps, "lns_gains": stats.gains,
                    "lns_moves": stats.moves, "lns_restarts": stats.restarts}

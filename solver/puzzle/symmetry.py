@@ -199,3 +199,8 @@ def turn_square_map(puzzle: Puzzle) -> list[int]:
     if symmetry_applies(puzzle) is None:
         return [quarter_turn(puzzle.board, s) for s in range(puzzle.board.size)]
     return half_turn_map(puzzle)
+
+
+def turn_name(puzzle: Puzzle) -> str:
+    """``"quarter-turn"`` or ``"half-turn"``: which turn :func:`turn_symmetry` takes."""
+    return "quarter-turn" if symmetry_applies(puzzle) is None else "half-turn"
