@@ -323,22 +323,31 @@ def section_sample(args) -> None:
 
 def section_four(args) -> None:
     """Guaranteed scores of all four colours (the limit shared by the four,
-    ``--threads`` colours searched at once, as blokus analyze does)."""
-    print(f"four-player guaranteed scores, the same positions ({args.limit:.0f} s for the four colours, "
-          f"{args.threads} at once)")
-    print(f"{'back':>4} {'game':>4} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8} {'positions':>12}")
+    ``--threads`` colours searched at once, as blokus analyze does), in each
+    of ``--four-ways`` side by side (the order alternating game by game):
+    ``join`` (a thread with no colour left takes over half of one still
+    searched, as analyze does) or ``at-once`` (it idles)."""
+    ways = args.four_ways.split(",")
+    print(f"four-player guaranteed scores, {args.policy} games ({args.limit:.0f} s for the four colours, "
+          f"{args.threads} at once; {' and '.join(ways)})")
+    print(f"{'back':>4} {'game':>4} {'way':<8} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8}"
+          f" {'positions':>12}")
     for back in args.backs:
-        done = 0
+        done = dict.fromkeys(ways, 0)
         for g in range(args.games):
             pos = before_end(POLICIES[args.policy](args.seed + g, CLASSIC), back)
-            deadline = time.monotonic() + args.limit
-            t0, nodes, cells = time.perf_counter(), 0, []
-            for out in te.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS).values():
-                nodes += out.nodes
-                cells.append(f"{'-' if isinstance(out, te.OutOfTime) else out.value:>6}")
-            done += all(x.strip() != "-" for x in cells)
-            print(f"{back:>4} {g:>4} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}", flush=True)
-        print(f"{back:>4} all four proven in {done} of {args.games}")
+            for way in (ways if g % 2 == 0 else ways[::-1]):
+                deadline = time.monotonic() + args.limit
+                t0, nodes, cells = time.perf_counter(), 0, []
+                found = treesplit.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS,
+                                                       join=way == "join")
+                for out in found.values():
+                    nodes += out.nodes
+                    cells.append(f"{'-' if isinstance(out, te.OutOfTime) else out.value:>6}")
+                done[way] += all(x.strip() != "-" for x in cells)
+                print(f"{back:>4} {g:>4} {way:<8} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}",
+                      flush=True)
+        print(f"{back:>4} all four proven: " + ", ".join(f"{way} {done[way]} of {args.games}" for way in ways))
 
 
 def section_cores(args, proven: dict) -> None:
@@ -392,6 +401,8 @@ def main() -> None:
     ap.add_argument("--policy", choices=sorted(POLICIES), default="random",
                     help="how the games are played: random moves of the largest piece, or person-like")
     ap.add_argument("--arms", default="", help="depth and duo sections: thread counts side by side, e.g. 1,2")
+    ap.add_argument("--four-ways", default="join",
+                    help="four section: join (as analyze), at-once, or both side by side: join,at-once")
     args = ap.parse_args()
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     proven: dict = {}

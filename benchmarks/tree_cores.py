@@ -8,7 +8,7 @@ position, wall seconds, with the load average printed before and after.
 ``--four``: the four-player guaranteed scores of the four
 colours, one thread searching them one after the other against two
 threads with an engine each taking the next colour
-(treeengine.solve_guaranteed_all), the same deadline for the four, as
+(treesplit.solve_guaranteed_all without joining), the same deadline for the four, as
 benchmarks/endgame.py's four section; both must find the same scores.
 """
 
@@ -27,12 +27,13 @@ from endgame import TABLE_BITS, before_end, compiled, seeded_game  # noqa: E402
 from tree_ideas import spans  # noqa: E402
 
 from solver.endgame import treeengine as te  # noqa: E402
+from solver.endgame import treesplit  # noqa: E402
 
 
 def four(pos, limit: float, workers: int):
     """(scores, or '-' where not proven; wall seconds) of the four colours."""
     t0 = time.perf_counter()
-    out = te.solve_guaranteed_all(pos, range(4), time.monotonic() + limit, workers, TABLE_BITS)
+    out = treesplit.solve_guaranteed_all(pos, range(4), time.monotonic() + limit, workers, TABLE_BITS, join=False)
     seconds = time.perf_counter() - t0
     return ["-" if isinstance(o, te.OutOfTime) else o.value for o in out.values()], seconds
 

@@ -407,10 +407,13 @@ class _TreeRun:
     def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
         """The guaranteed scores of ``colors`` (value and best move, or the
         OutOfTime of a colour not proven by the deadline); the compiled
-        engine searches TREE_THREADS colours at once."""
+        engine searches TREE_THREADS colours at once, and a thread with no
+        colour left helps with one still searched."""
         pos = self.analysis.position
         if self.compiled:
-            outs = self.kernel.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS, self.stop)
+            from solver.endgame import treesplit
+
+            outs = treesplit.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS, self.stop)
             return {c: self._tally(out) for c, out in outs.items()}
         from solver.endgame.gametree import OutOfTime, guaranteed_score
 

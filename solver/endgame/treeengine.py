@@ -285,43 +285,6 @@ def solve_guaranteed(pos: Position, color: int, deadline: float | None, settings
     return eng.run(pos, guaranteed_params(pos, color, settings), deadline, stop=stop)
 
 
-def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 1,
-                         table_bits: int = 20, stop: threading.Event | None = None) -> dict[int, Outcome | OutOfTime]:
-    """The guaranteed scores of several colours, searched on ``workers``
-    threads at once (the searches share nothing: each thread has an
-    engine with tables of its own, and takes the next colour when it is
-    done), in the order given. A colour not proven by the deadline (or
-    before ``stop`` is set) maps to its OutOfTime; any other error of a
-    search is raised here."""
-    engs = kept_engines(pos.board, table_bits, max(1, min(workers, len(colors))))
-    todo = list(colors)
-    lock = threading.Lock()
-    results: dict = {}
-    errors: list[Exception] = []
-
-    def worker(eng: Engine) -> None:
-        while True:
-            with lock:
-                if not todo or errors:
-                    return
-                c = todo.pop(0)
-            try:
-                results[c] = solve_guaranteed(pos.copy(), c, deadline, eng=eng, stop=stop)
-            except OutOfTime as e:
-                results[c] = e
-            except Exception as e:  # raised in the caller's thread below
-                errors.append(e)
-
-    threads = [threading.Thread(target=worker, args=(e,)) for e in engs]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    if errors:
-        raise errors[0]
-    return {c: results[c] for c in colors}
-
-
 def solo_optimum(pos: Position, color: int, deadline: float | None, table_bits: int = 18
                  ) -> tuple[int, list[Move], int]:
     """As :func:`solver.endgame.gametree.solo_optimum` (the colour playing

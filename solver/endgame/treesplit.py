@@ -17,6 +17,10 @@ and starts again with the new bound, on the same table, so what it
 proved so far is not lost (table entries are bounds valid in any window).
 ``blokus analyze`` computes two-player values this way on
 :data:`solver.endgame.trees.TREE_THREADS` threads (benchmarks/RESULTS.md).
+
+Four-player guaranteed scores (:func:`solve_guaranteed_all`) are searched
+a colour per thread, and a thread left with no colour takes over half of
+a colour still searched, as a root split on that search's table.
 """
 
 from __future__ import annotations
@@ -216,20 +220,24 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
 
 def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
                window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
-               plies: int = 1, stop: threading.Event | None = None) -> te.Outcome:
+               plies: int = 1, stop: threading.Event | None = None,
+               engs: list[te.Engine] | None = None) -> te.Outcome:
     """The value and best move of ``pos`` (the game not over), its moves
     searched on ``workers`` threads (``share``: one table for all; else an
     engine with tables of its own each), the first move's value first
     split the same way ``plies`` - 1 plies deeper; raises OutOfTime with
-    the bounds proven when the deadline passes first."""
+    the bounds proven when the deadline passes first. ``engs``: engines
+    on one table that already holds this search's entries (a search taken
+    over half way: its table, history and killers are kept)."""
     t0 = time.perf_counter()
     lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
-    engs = engines(pos.board, table_bits, workers, share)
-    for e in engs[: 1 if share else workers]:
-        te._new_generation(e.tt)
-    for e in engs:
-        e.mem.history.fill(0)
-        e.st.killers.fill(-1)
+    if engs is None:
+        engs = engines(pos.board, table_bits, workers, share)
+        for e in engs[: 1 if share else workers]:
+            te._new_generation(e.tt)
+        for e in engs:
+            e.mem.history.fill(0)
+            e.st.killers.fill(-1)
     figures = _Figures()
     try:
         value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
@@ -246,3 +254,108 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
         return te.solve_two_player(pos, deadline, window, settings, table_bits=table_bits)
     p = te.two_player_params(pos, settings)
     return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
+
+
+# -- four-player guaranteed scores -----------------------------------------------------
+class _Either:
+    """Set when any of its events is (the form a kernel run's ``stop`` takes)."""
+
+    def __init__(self, *events: threading.Event | None):
+        self.events = [e for e in events if e is not None]
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
+
+
+@dataclass
+class _Colour:
+    """A colour being searched: its thread's engine, and the event a thread
+    with nothing left to do sets to take over half of the search."""
+
+    engine: te.Engine
+    join: threading.Event = field(default_factory=threading.Event)
+    asked: bool = False
+
+
+_HELPERS: dict[int, te.Engine] = {}
+
+
+def _helper(owner: te.Engine) -> te.Engine:
+    """An engine on ``owner``'s tables (kept), for a second thread of its search."""
+    key = id(owner)
+    if key not in _HELPERS:
+        _HELPERS[key] = _Engine(owner.board, int(owner.tt.key.shape[0]).bit_length() - 1, share=owner)
+    return _HELPERS[key]
+
+
+def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 2, table_bits: int = 20,
+                         stop: threading.Event | None = None, join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
+    """The guaranteed scores of several colours, searched on ``workers``
+    threads at once, an engine with tables of its own each, in the order
+    given; a thread that finds no colour left (``join``) takes over half of
+    a colour still searched by one thread: that search stops at its next
+    look at the clock and goes on as a root split between the two threads
+    (:func:`split_root`) on the table it filled, with the bounds it proved.
+    One colour often takes most of the time (benchmarks/RESULTS.md), so
+    without joining the other core would idle. A colour not proven by the
+    deadline (or before ``stop`` is set) maps to its OutOfTime; any other
+    error of a search is raised here."""
+    n = max(1, workers if join else min(workers, len(colors)))  # a thread beyond the colours joins one at once
+    engs = te.kept_engines(pos.board, table_bits, n, kind=_Engine)
+    todo = list(colors)
+    lock = threading.Lock()
+    running: dict[int, _Colour] = {}
+    results: dict = {}
+    errors: list[BaseException] = []
+
+    def search(c: int, slot: _Colour) -> te.Outcome | te.OutOfTime:
+        eng = slot.engine
+        if pos.game_over:
+            return te.solve_guaranteed(pos, c, deadline)
+        p = te.guaranteed_params(pos, c)
+        eng.st.killers.fill(-1)  # a fresh search (this kind of engine keeps them from load to load)
+        try:
+            return eng.run(pos.copy(), p, deadline, stop=_Either(stop, slot.join))
+        except te.OutOfTime as e:
+            gone = (stop is not None and stop.is_set()) or (deadline is not None and time.monotonic() > deadline)
+            if gone or not slot.join.is_set():
+                return e
+            first = e
+        try:
+            out = split_root(pos, p, deadline, 2, first.bounds, stop=stop, engs=[eng, _helper(eng)])
+        except te.OutOfTime as e:
+            e.nodes += first.nodes
+            return e
+        return out._replace(nodes=out.nodes + first.nodes, solo_nodes=out.solo_nodes,
+                            seconds=out.seconds + first.seconds)
+
+    def worker(eng: te.Engine) -> None:
+        while True:
+            with lock:
+                if errors:
+                    return
+                if not todo:
+                    if join:
+                        for slot in running.values():
+                            if not slot.asked:
+                                slot.asked = True
+                                slot.join.set()
+                                break
+                    return
+                c = todo.pop(0)
+                slot = running[c] = _Colour(eng)
+            try:
+                results[c] = search(c, slot)
+            except BaseException as e:  # raised in the caller's thread below
+                errors.append(e)
+            with lock:
+                del running[c]
+
+    threads = [threading.Thread(target=worker, args=(e,)) for e in engs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
+    return {c: results[c] for c in colors}

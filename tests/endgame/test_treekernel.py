@@ -192,12 +192,16 @@ def test_values_stay_within_the_solo_optimum_bounds():
             assert bounds[c][0] <= g <= bounds[c][1]
 
 
-def test_guaranteed_scores_on_two_threads_equal_minimax():
+@pytest.mark.parametrize("join", [True, False])
+def test_guaranteed_scores_on_two_threads_equal_minimax(join):
     """Four colours' searches on two threads at once, an engine each (the
-    way analyze runs them): every score and best move as minimax's."""
+    way analyze runs them, with and without a thread left idle joining
+    another's colour): every score and best move as minimax's."""
+    from solver.endgame import treesplit
+
     for pos, oracle in endgames(SMALL[0], 6, most=9, cap=1500, seed0=300):
         want = oracle(pos)
-        found = te.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=14)
+        found = treesplit.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=14, join=join)
         assert list(found) == [0, 1, 2, 3]
         for c, out in found.items():
             assert out.value == want[1 + c]
@@ -205,6 +209,45 @@ def test_guaranteed_scores_on_two_threads_equal_minimax():
                 pos.push(out.move)
                 assert oracle(pos)[1 + c] == out.value
                 pos.pop()
+
+
+# classic positions (seed of tests.util.random_game, placements before its end)
+# where some colour's guaranteed score takes the compiled tree 5,000-700,000
+# positions: more than its first slice, so a search can be taken over
+TAKEN_OVER = [(0, 10), (2, 8), (5, 9), (5, 10), (6, 10), (7, 9)]
+
+
+def test_a_thread_left_without_a_colour_takes_over_half_of_one(monkeypatch):
+    """A thread that finds no colour left takes over half of one still
+    searched: that search stops and goes on as a root split between the two
+    threads on its own table, from the bounds it proved. The scores are one
+    thread's, each best move keeps its colour's score, and the take-over
+    happened (one colour on two threads: at once)."""
+    from solver.endgame import treesplit
+
+    taken = []
+    split = treesplit.split_root
+
+    def spy(*args, **kwargs):
+        taken.append(kwargs.get("engs") is not None)
+        return split(*args, **kwargs)
+
+    monkeypatch.setattr(treesplit, "split_root", spy)
+    for seed, back in TAKEN_OVER:
+        end = random_game(seed)
+        pos = Position(end.variant)
+        for m in end.history[: len(end.history) - back]:
+            pos.push(m)
+        want = [te.solve_guaranteed(pos.copy(), c, None, table_bits=16).value for c in range(4)]
+        found = treesplit.solve_guaranteed_all(pos, range(4), None, workers=2, table_bits=16)
+        for c in range(4):
+            alone = treesplit.solve_guaranteed_all(pos, [c], None, workers=2, table_bits=16)[c]
+            for out in (found[c], alone):
+                assert out.value == want[c], (seed, back, c)
+                pos.push(out.move)
+                assert te.solve_guaranteed(pos.copy(), c, None, table_bits=16).value == want[c]
+                pos.pop()
+    assert sum(taken) >= len(TAKEN_OVER)
 
 
 def test_a_tiny_table_still_gives_exact_values():
