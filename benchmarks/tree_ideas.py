@@ -25,7 +25,9 @@ reach (Params.fit; ``f2`` rechecked at every solo node too), ``pN`` the solo bou
 them once their positions exceed N times the tree's, ``mN`` the colour
 to move bounded too with up to N more pieces than ``pN``, ``xN``
 reaches of hands of up to N pieces (``x``: every hand) by chains of
-placements (Params.reach), ``SN`` node budget of one settling solo search (default 200,000), ``oN`` moves ordered by a static evaluation
+placements (Params.reach), ``SN`` node budget of one settling solo search (default 200,000), ``A0``
+settling solo optima by the move-by-move search instead of the attach-square one (``A1``, the
+default), ``oN`` moves ordered by a static evaluation
 too on rows up to N plies down (Params.order_eval), ``T`` the two-player
 value's settings (treeengine.TWO_PLAYER: ``f1:t90:k2000:p5:m1:x``), then
 the options after it. The guess is the value of the greedy line
@@ -103,11 +105,13 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 def solve(method, pos, cap, guess):
     bits, etc, tight, sbits, tb, fit, pieces, ratio, mover, reach = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1, 0
-    order, solo_budget = 0, te.PLAIN.solo_budget
+    order, solo_budget, attach = 0, te.PLAIN.solo_budget, te.PLAIN.solo_attach
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "S":
             solo_budget = int(o[1:])
+        elif o[0] == "A":
+            attach = bool(int(o[1:] or 1))
         elif o == "T":
             s = te.TWO_PLAYER
             tight, tb, fit, pieces, mover, reach = s.tight, s.tight_budget, s.fit, s.tight_pieces, s.mover, s.reach
@@ -136,7 +140,8 @@ def solve(method, pos, cap, guess):
     eng = te.engine(pos.board, bits)
     p = te.params(pos, WEIGHT, MAXIMISER, te.Settings(etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
                                                       tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach,
-                                                      order_eval=order, solo_budget=solo_budget))
+                                                      order_eval=order, solo_budget=solo_budget,
+                                                      solo_attach=attach))
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = te._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo

@@ -25,6 +25,7 @@ from solver.endgame.treekernel import (
     ENTER,
     INF,
     MAX_MOVES,
+    MAX_OPTIONS,
     MAX_PLIES,
     OVERFLOW,
     S_BUDGET,
@@ -86,14 +87,15 @@ def _new_generation(table: Table) -> None:
 
 def _solo(tb: Tables, bits: int, table: Table | None = None) -> Solo:
     row = tb.n_words + PAD
-    D = SOLO_PLIES
-    u = np.uint64
-    return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=np.int64),
-                np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros((D, 1), dtype=np.int64), np.zeros(D, dtype=u),
-                np.zeros((D, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u), np.zeros(D, dtype=np.int64),
+    D = SOLO_PLIES + 64 * tb.n_words  # the attach-square search: a row per placement and per closed square
+    u, i64 = np.uint64, np.int64
+    return Solo(np.zeros((D, 1, row), dtype=u), np.zeros((D, 1, row), dtype=u), np.zeros(D, dtype=i64),
+                np.zeros(D, dtype=i64), np.zeros(D, dtype=i64), np.zeros((D, 1), dtype=i64), np.zeros(D, dtype=u),
+                np.zeros((SOLO_PLIES, MAX_MOVES), dtype=np.int32), np.zeros((1, row), dtype=u), np.zeros(D, dtype=i64),
                 np.zeros((D, N_PIECES), dtype=np.int32), np.zeros((1, row), dtype=u),
-                np.zeros((D, 5), dtype=np.int64), table if table is not None else _table(bits),
-                np.zeros(3, dtype=np.int64))
+                np.zeros((D, 6), dtype=i64), table if table is not None else _table(bits),
+                np.zeros(3, dtype=i64), np.zeros((D, MAX_OPTIONS), dtype=np.int32), np.zeros((3, row), dtype=u),
+                np.zeros(64 * row, dtype=i64))
 
 
 class Engine:
@@ -222,6 +224,7 @@ class Settings:
     mover: int = -1
     reach: int = 0
     order_eval: int = 0
+    solo_attach: bool = True
 
 
 PLAIN = Settings()  # guaranteed scores, solo optima, annotate's walk
@@ -240,7 +243,7 @@ def params(pos: Position, weight, maximiser, settings: Settings = PLAIN) -> Para
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(s.settle), int(s.pvs),
                   s.etc_plies, s.solo_budget, all_placed, mono_last, 0, s.tight, s.tight_budget, int(s.fit),
-                  s.tight_pieces, s.tight_ratio, s.mover, s.reach, s.order_eval)
+                  s.tight_pieces, s.tight_ratio, s.mover, s.reach, s.order_eval, int(s.solo_attach))
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
@@ -283,6 +286,34 @@ def solve_guaranteed(pos: Position, color: int, deadline: float | None, settings
         return Outcome(pos.score(color), None, 1, 0, 0, 0.0)
     eng = eng or engine(pos.board, table_bits)
     return eng.run(pos, guaranteed_params(pos, color, settings), deadline, stop=stop)
+
+
+def settling_solo(pos: Position, color: int, attach: bool = True, budget: int = 200_000,
+                  table_bits: int = 14) -> tuple[int | None, int]:
+    """(the solo optimum of ``color`` from ``pos`` inside its reach, or None
+    when the search gave up after ``budget`` positions; the positions it
+    took), as the tree's settling computes it: by the attach-square search
+    (``attach``) or the move-by-move one. The colour must have pieces in
+    hand; the memo starts empty."""
+    from solver.endgame.treekernel import S_ABORT, S_NODES, _reach, _solo_attach, _solo_root, _solo_search
+
+    eng = engine(pos.board, table_bits)
+    p = params(pos, tuple(int(c == color) for c in range(4)), tuple(int(c == color) for c in range(4)),
+               Settings(solo_attach=attach))
+    eng.params = p
+    eng._load(pos, -INF, INF, True)
+    so = eng.so
+    so.table.key.fill(0)
+    so.table.data.fill(0)
+    _reach(eng.tb, p, eng.st, 0, color)
+    _solo_root(eng.tb, p, eng.st, so, 0, color)
+    so.ctl[S_NODES] = so.ctl[S_ABORT] = 0
+    so.ctl[S_BUDGET] = budget
+    if attach:
+        value = _solo_attach(eng.tb, p, so, eng.mem, -INF)
+    else:
+        value = _solo_search(eng.tb, p, so, eng.mem, color, -INF)
+    return (None if so.ctl[S_ABORT] else int(value)), int(so.ctl[S_NODES])
 
 
 def solo_optimum(pos: Position, color: int, deadline: float | None, table_bits: int = 18

@@ -32,10 +32,18 @@ may cover, as many as it has squares left; with ``Params.reach``, only the
 squares of chains of placements inside that, a link per piece in hand,
 :func:`solver.endgame.treereach.piece_reach`) is compared with the others'.
 A colour whose reach meets nobody else's plays alone from then on: its
-final score is its solo optimum, found by a one-colour max search (alpha
-pruning, an optimistic bound from the room left, its own table memoised by
-colour, hand and the contents of the reach), and the colour is taken out of
-the rotation with that score booked. Others end between their score now
+final score is its solo optimum, found by a one-colour max search
+(memoised by colour, hand and the contents of the reach), and the colour is
+taken out of the rotation with that score booked. That search decides
+attach squares (:func:`_solo_attach`: the attach square the fewest legal
+placements cover is covered by one of them or closed to the colour for
+good, so each set of placements is met once; each node bounded by the
+colour's reach and the pieces that still fit in it); with
+``Params.solo_attach`` off, and for Junior's pieces held twice, it tries
+moves one by one instead (:func:`_solo_search`: alpha pruning, an
+optimistic bound from the room left, a table of its own), which the
+bounding searches below use too (their memo entries after each move serve
+``Params.mover``). Others end between their score now
 and it plus what still fits, which cuts branches (as
 :class:`solver.endgame.analysis.ScoreOutlook` does for the Python tree). With
 ``Params.tight`` (off by default: it cuts the tree's positions 3-4x at 12
@@ -89,8 +97,9 @@ C_MOVE_CUTS = 13  # children refuted before they were made, by the mover's solo 
 FULL, NULL = 0, 1
 # solo ctl
 S_NODES, S_BUDGET, S_ABORT = range(3)
-# solo frame columns
-F_ALPHA, F_TOP, F_BEST, F_N, F_NEXT = range(5)
+# solo frame columns (F_SQ: the attach square a node of the attach-square search decides)
+F_ALPHA, F_TOP, F_BEST, F_N, F_NEXT, F_SQ = range(6)
+MAX_OPTIONS = 1024  # placements covering the attach square an attach-square node decides, at most
 GAVE_UP = np.uint64(0x9E3779B97F4A7C15)  # salt: "the solo search of this region gave up"
 SOLO_SALT = np.uint64(0xD1B54A32D192ED03)
 BOUND_GAVE_UP = np.uint64(0x8CB92BA72F3D8DD7)  # salt: "a bound search of this region gave up"
@@ -159,6 +168,7 @@ class Params(NamedTuple):
     mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
     reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
     order_eval: int  # rows up to this many plies below the root order moves by a static evaluation too (0: none)
+    solo_attach: int  # 1: settling solo optima by the attach-square search (_solo_attach), else by _solo_search
 
 
 class Table(NamedTuple):
@@ -181,8 +191,10 @@ class Memory(NamedTuple):
 
 
 class Solo(NamedTuple):
-    """The one-colour search: a stack of SOLO_PLIES rows (colour axis of
-    size 1, so the generator serves both), its table and counters."""
+    """The one-colour searches: a stack of rows (colour axis of size 1, so
+    the generator serves both; SOLO_PLIES of them for the move-by-move
+    search, one per placement and per closed square for the attach-square
+    search, which needs no moves rows), its table and counters."""
 
     forbidden: np.ndarray  # (SOLO_PLIES, 1, R) uint64
     corners: np.ndarray  # (SOLO_PLIES, 1, R) uint64
@@ -196,9 +208,12 @@ class Solo(NamedTuple):
     fits: np.ndarray  # (SOLO_PLIES,) int64 the pieces in hand that fit in the room left at row sd (Params.fit) ...
     witness: np.ndarray  # (SOLO_PLIES, N_PIECES) int32 ... each with a placement inside it
     room: np.ndarray  # (1, R) uint64 work row: the region minus the forbidden squares
-    frame: np.ndarray  # (SOLO_PLIES, 5) int64 the search at each row, columns F_*
+    frame: np.ndarray  # (SOLO_PLIES, 6) int64 the search at each row, columns F_*
     table: Table
     ctl: np.ndarray  # (3,) int64 S_NODES, S_BUDGET, S_ABORT
+    options: np.ndarray  # (SOLO_PLIES, MAX_OPTIONS) int32 the attach-square search: a node's placements ...
+    fill: np.ndarray  # (3, R) uint64 ... its work rows (the reach, scratch, the room) ...
+    count: np.ndarray  # (S,) int64 ... and how many legal placements cover each attach square
 
 
 # -- small helpers -----------------------------------------------------------------
@@ -771,7 +786,12 @@ def _solo_value(tb, sp, st, so, mem, ctl, d, o):
         return False, 0
     so.ctl[S_NODES] = 0
     so.ctl[S_ABORT] = 0
-    value = _solo_search(tb, sp, so, mem, o, -INF)
+    if sp.solo_attach and st.spare[d, o] == 0:
+        value = _solo_attach(tb, sp, so, mem, -INF)
+        if not so.ctl[S_ABORT]:
+            _store(so.table, h, value, value, -1, 0)
+    else:
+        value = _solo_search(tb, sp, so, mem, o, -INF)
     ctl[C_SOLO_NODES] += so.ctl[S_NODES]
     ctl[C_SOLO_RUNS] += 1
     if so.ctl[S_ABORT]:
@@ -931,6 +951,208 @@ def _solo_search(tb, sp, so, mem, c, alpha):
                     _store(so.table, so.key[sd], best, best, -1, 0)
                 else:
                     _store(so.table, so.key[sd], -INF, best, -1, 0)
+                value = best
+            else:
+                so.frame[sd, F_NEXT] = nxt
+                mode = NEXT
+
+
+@njit(cache=True, _nrt=False)
+def _attach_make(tb, sp, so, sd, p, close):
+    """Attach-square search row sd + 1: row sd after the colour placed p,
+    or (p < 0) with square ``close`` closed to it for good."""
+    e = sd + 1
+    for w in range(tb.n_words):
+        so.forbidden[e, 0, w] = so.forbidden[sd, 0, w]
+        so.corners[e, 0, w] = so.corners[sd, 0, w]
+    so.started[e, 0] = so.started[sd, 0]
+    so.spare[e] = 0
+    if p < 0:
+        so.forbidden[e, 0, close >> 6] |= ONE << np.uint64(close & 63)
+        so.hand[e], so.bonus[e] = so.hand[sd], so.bonus[sd]
+        return
+    x = tb.mask_word[p]
+    for k in range(3):
+        so.forbidden[e, 0, x + k] |= tb.mask[p, k]
+    _place(tb, so.forbidden, so.corners, so.started, e, 0, p)
+    so.hand[e], _, so.bonus[e] = _take(sp, so.hand[sd], 0, tb.piece[p])
+
+
+@njit(cache=True, _nrt=False)
+def _attach_bonus(tb, sp, so, sd):
+    """The bonus of a hand emptied by the attach-square search at row sd:
+    the monomino's only when it was placed in this search and every other
+    piece placed here joins the colour's pieces of the solo root without
+    it (then it can be played last; the search's order is not the play
+    order)."""
+    if not so.hand[0] & 1:
+        return sp.bonus_all
+    nw = tb.n_words
+    f = so.fill
+    for w in range(nw):
+        f[0, w] = so.corners[0, 0, w]  # what joins the pieces of the solo root
+    placed = so.moves[1]  # the other pieces placed in this search (a leaf generates no moves)
+    n = 0
+    for r in range(sd):
+        i = so.frame[r, F_NEXT]
+        if i < so.frame[r, F_N] - 1 and tb.piece[so.options[r, i]] != MONOMINO:
+            placed[n] = so.options[r, i]
+            n += 1
+    todo = (np.int64(1) << n) - 1  # those not joined yet
+    grew = True
+    while todo and grew:
+        grew = False
+        t = todo
+        while t:
+            r = ctz(np.uint64(t))
+            t &= t - 1
+            q = placed[r]
+            x = tb.mask_word[q]
+            if (tb.mask[q, 0] & f[0, x]) | (tb.mask[q, 1] & f[0, x + 1]) | (tb.mask[q, 2] & f[0, x + 2]):
+                y = tb.ring_word[q]
+                for k in range(4):
+                    f[0, y + k] |= tb.corner[q, k]
+                todo &= ~(np.int64(1) << r)
+                grew = True
+    return sp.bonus_all if todo else sp.bonus_mono
+
+
+@njit(cache=True, _nrt=False)
+def _attach_enter(tb, sp, so, mem, sd):
+    """A new node of the attach-square search at row sd: (done, value) when
+    known at once (an emptied hand, no move left, or the bound below the
+    node's alpha), else the attach square it decides (of the colour's legal
+    placements, the one covered by the fewest) and their options."""
+    alpha = so.frame[sd, F_ALPHA]
+    hand = so.hand[sd]
+    if hand == 0:
+        return True, so.bonus[0] if sd == 0 else _attach_bonus(tb, sp, so, sd)
+    nw = tb.n_words
+    f = so.fill
+    for w in range(nw):
+        room = so.region[0, w] & ~so.forbidden[sd, 0, w]
+        f[2, w] = room
+        f[0, w] = so.corners[sd, 0, w] & room
+    left = _squares(tb, hand)
+    if left > 1:
+        king_fill(f, 0, f, 1, f, 2, tb.not_left, tb.not_right, tb.width, nw, left - 1)
+    todo = (so.fits[sd - 1] if sd > 0 else so.fits[0]) & hand  # the reach only shrinks down the search
+    fits = 0
+    while todo:
+        k = ctz(np.uint64(todo))
+        todo &= todo - 1
+        q = so.witness[sd - 1, k] if sd > 0 else -1
+        if q >= 0:
+            x = tb.mask_word[q]
+            if (tb.mask[q, 0] & ~f[0, x]) | (tb.mask[q, 1] & ~f[0, x + 1]) | (tb.mask[q, 2] & ~f[0, x + 2]):
+                q = -1
+        if q < 0:
+            q = find_fit(tb, f, 0, k)
+        if q >= 0:
+            so.witness[sd, k] = q
+            fits |= np.int64(1) << k
+    so.fits[sd] = fits
+    room = count(f, 0, nw)
+    now = -left
+    if hand & ~fits:
+        top = now + min(room, _squares(tb, hand & fits))
+    elif room < left:
+        top = now + room
+    else:  # everything may still fit: the best bonus this search can give
+        top = sp.bonus_mono if so.hand[0] & 1 else sp.bonus_all
+    if top <= alpha:
+        return True, top
+    n = _generate(tb, so.forbidden, so.corners, sd, 0, hand, mem, so.moves, 0)
+    if n > MAX_MOVES:
+        so.ctl[S_ABORT] = 1
+        return True, 0
+    if n == 0:
+        return True, now
+    moves = so.moves
+    for i in range(n):  # count the placements covering each attach square ...
+        q = moves[0, i]
+        x = tb.mask_word[q]
+        for k in range(3):
+            a = tb.mask[q, k] & so.corners[sd, 0, x + k]
+            while a:
+                so.count[(x + k) * 64 + ctz(a)] += 1
+                a &= a - ONE
+    best, square = MAX_MOVES + 1, -1
+    for i in range(n):  # ... take the fewest, and reset the counts
+        q = moves[0, i]
+        x = tb.mask_word[q]
+        for k in range(3):
+            a = tb.mask[q, k] & so.corners[sd, 0, x + k]
+            while a:
+                t = (x + k) * 64 + ctz(a)
+                a &= a - ONE
+                if so.count[t]:
+                    if so.count[t] < best:
+                        best, square = so.count[t], t
+                    so.count[t] = 0
+    if best > MAX_OPTIONS:
+        so.ctl[S_ABORT] = 1
+        return True, 0
+    m = 0
+    w, bit = square >> 6, ONE << np.uint64(square & 63)
+    for size in range(5, 0, -1):  # its placements, bigger pieces first
+        for i in range(n):
+            q = moves[0, i]
+            x = tb.mask_word[q]
+            if tb.size[q] == size and w >= x and w < x + 3 and tb.mask[q, w - x] & bit:
+                so.options[sd, m] = q
+                m += 1
+    so.frame[sd, F_ALPHA] = alpha
+    so.frame[sd, F_TOP] = top
+    so.frame[sd, F_BEST] = -INF
+    so.frame[sd, F_N] = m + 1  # and last: the square closed to the colour
+    so.frame[sd, F_NEXT] = 0
+    so.frame[sd, F_SQ] = square
+    return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def _solo_attach(tb, sp, so, mem, alpha):
+    """The best final score of the colour alone from solo row 0, as
+    _solo_search, by deciding attach squares instead of moves: a node
+    takes the attach square covered by the fewest legal placements, and
+    either one of them covers it or the colour never will (the square is
+    closed to it). Every set of placements is met once, in one order (so no
+    table below the root; the play order is recovered where the monomino's
+    bonus needs it), and each node is bounded by the colour's reach and the
+    pieces that still fit in it. Not for Junior's pieces held twice. Gives
+    up (S_ABORT) after the node budget."""
+    sd = 0
+    mode = ENTER
+    value = 0
+    so.frame[0, F_ALPHA] = alpha
+    so.frame[0, F_N] = 0
+    while True:
+        if mode == ENTER:
+            so.ctl[S_NODES] += 1
+            if so.ctl[S_NODES] > so.ctl[S_BUDGET]:
+                so.ctl[S_ABORT] = 1
+                return 0
+            done, value = _attach_enter(tb, sp, so, mem, sd)
+            if so.ctl[S_ABORT]:
+                return 0
+            mode = RETURN if done else NEXT
+        elif mode == NEXT:
+            i = so.frame[sd, F_NEXT]
+            last = i == so.frame[sd, F_N] - 1
+            _attach_make(tb, sp, so, sd, -1 if last else so.options[sd, i], so.frame[sd, F_SQ])
+            so.frame[sd + 1, F_ALPHA] = max(so.frame[sd, F_ALPHA], so.frame[sd, F_BEST])
+            sd += 1
+            mode = ENTER
+        else:
+            if sd == 0:
+                return value
+            sd -= 1
+            if value > so.frame[sd, F_BEST]:
+                so.frame[sd, F_BEST] = value
+            nxt = so.frame[sd, F_NEXT] + 1
+            best = so.frame[sd, F_BEST]
+            if best >= so.frame[sd, F_TOP] or nxt >= so.frame[sd, F_N]:
                 value = best
             else:
                 so.frame[sd, F_NEXT] = nxt
