@@ -21,7 +21,8 @@ PUZZLES = ROOT / "puzzles"
 BUNDLED = {
     "avoid-x-7x7": "search", "connect-8x8": "search", "duo-solo-21": "search", "fill-6x6-impossible": "search",
     "frontier-18x20": "hybrid", "frontier-19x19": "hybrid", "frontier-21x17": "hybrid",
-    "frontier-2c-10x18": "hybrid", "frontier-2c-12x15": "hybrid", "frontier-2c-13x14": "hybrid",
+    "frontier-2c-10x18": "hybrid", "frontier-2c-12x15": "hybrid", "frontier-2c-12x15-side": "hybrid",
+    "frontier-2c-13x14": "hybrid",
     "solo-21": "search", "solo-84": "hybrid", "solo-84-monomino-last": "hybrid", "stars-8x8": "search",
     "tetromino-8x10": "search", "tetromino-8x10-distinct": "search", "trigon-solo-22": "search",
     "trigon-stars-hex3": "search",
