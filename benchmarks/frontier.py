@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PUZZLES = ("frontier-19x19", "frontier-18x20", "frontier-21x17",
-           "frontier-2c-13x14", "frontier-2c-12x15", "frontier-2c-10x18")
+           "frontier-2c-13x14", "frontier-2c-12x15", "frontier-2c-12x15-side", "frontier-2c-10x18")
 ENGINES = ("search", "hybrid")
 
 
