@@ -295,7 +295,7 @@ def settling_solo(pos: Position, color: int, attach: bool = True, budget: int = 
     took), as the tree's settling computes it: by the attach-square search
     (``attach``) or the move-by-move one. The colour must have pieces in
     hand; the memo starts empty."""
-    from solver.endgame.treekernel import S_ABORT, S_NODES, _reach, _solo_attach, _solo_root, _solo_search
+    from solver.endgame.treekernel import S_ABORT, S_NODES, _reach, _solo_root, _solo_search
 
     eng = engine(pos.board, table_bits)
     p = params(pos, tuple(int(c == color) for c in range(4)), tuple(int(c == color) for c in range(4)),
@@ -309,10 +309,7 @@ def settling_solo(pos: Position, color: int, attach: bool = True, budget: int = 
     _solo_root(eng.tb, p, eng.st, so, 0, color)
     so.ctl[S_NODES] = so.ctl[S_ABORT] = 0
     so.ctl[S_BUDGET] = budget
-    if attach:
-        value = _solo_attach(eng.tb, p, so, eng.mem, -INF)
-    else:
-        value = _solo_search(eng.tb, p, so, eng.mem, color, -INF)
+    value = _solo_search(eng.tb, p, so, eng.mem, color, -INF, int(attach))
     return (None if so.ctl[S_ABORT] else int(value)), int(so.ctl[S_NODES])
 
 

@@ -35,12 +35,12 @@ A colour whose reach meets nobody else's plays alone from then on: its
 final score is its solo optimum, found by a one-colour max search
 (memoised by colour, hand and the contents of the reach), and the colour is
 taken out of the rotation with that score booked. That search decides
-attach squares (:func:`_solo_attach`: the attach square the fewest legal
+attach squares (:func:`_solo_search`: the attach square the fewest legal
 placements cover is covered by one of them or closed to the colour for
 good, so each set of placements is met once; each node bounded by the
 colour's reach and the pieces that still fit in it); with
 ``Params.solo_attach`` off, and for Junior's pieces held twice, it tries
-moves one by one instead (:func:`_solo_search`: alpha pruning, an
+moves one by one instead (alpha pruning, an
 optimistic bound from the room left, a table of its own), which the
 bounding searches below use too (their memo entries after each move serve
 ``Params.mover``). Others end between their score now
@@ -168,7 +168,7 @@ class Params(NamedTuple):
     mover: int  # the colour to move gets a solo bound with up to tight_pieces + mover pieces in hand (-1: no such bound)
     reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
     order_eval: int  # rows up to this many plies below the root order moves by a static evaluation too (0: none)
-    solo_attach: int  # 1: settling solo optima by the attach-square search (_solo_attach), else by _solo_search
+    solo_attach: int  # 1: settling solo optima by attach squares (_solo_search), else move by move
 
 
 class Table(NamedTuple):
@@ -786,12 +786,10 @@ def _solo_value(tb, sp, st, so, mem, ctl, d, o):
         return False, 0
     so.ctl[S_NODES] = 0
     so.ctl[S_ABORT] = 0
-    if sp.solo_attach and st.spare[d, o] == 0:
-        value = _solo_attach(tb, sp, so, mem, -INF)
-        if not so.ctl[S_ABORT]:
-            _store(so.table, h, value, value, -1, 0)
-    else:
-        value = _solo_search(tb, sp, so, mem, o, -INF)
+    attach = sp.solo_attach and st.spare[d, o] == 0
+    value = _solo_search(tb, sp, so, mem, o, -INF, attach)
+    if attach and not so.ctl[S_ABORT]:
+        _store(so.table, h, value, value, -1, 0)  # the attach-square search keeps no table of its own
     ctl[C_SOLO_NODES] += so.ctl[S_NODES]
     ctl[C_SOLO_RUNS] += 1
     if so.ctl[S_ABORT]:
@@ -821,7 +819,7 @@ def _solo_bound(tb, sp, st, so, mem, ctl, d, o, t):
     so.ctl[S_ABORT] = 0
     budget = so.ctl[S_BUDGET]
     so.ctl[S_BUDGET] = sp.tight_budget
-    value = _solo_search(tb, sp, so, mem, o, t)
+    value = _solo_search(tb, sp, so, mem, o, t, 0)
     so.ctl[S_BUDGET] = budget
     ctl[C_SOLO_NODES] += so.ctl[S_NODES]
     ctl[C_SOLO_RUNS] += 1
@@ -915,11 +913,19 @@ def _solo_enter(tb, sp, so, mem, sd):
 
 
 @njit(cache=True, _nrt=False)
-def _solo_search(tb, sp, so, mem, c, alpha):
+def _solo_search(tb, sp, so, mem, c, alpha, attach):
     """The best final score of colour c alone from solo row 0 (a max-only
-    alpha search with its own table: a value above a node's alpha is exact,
-    one at or below it an upper bound; ``alpha``: the root's). Gives up
-    (S_ABORT) after the node budget."""
+    alpha search: a value above a node's alpha is exact, one at or below it
+    an upper bound; ``alpha``: the root's). Gives up (S_ABORT) after the
+    node budget. Move by move (``attach`` 0): a node tries each legal move,
+    with a table of its own. By attach squares (``attach`` 1, not for
+    Junior's pieces held twice): a node takes the attach square covered by
+    the fewest legal placements, and either one of them covers it or the
+    colour never will (the square is closed to it); every set of
+    placements is met once, in one order (so no table below the root; the
+    play order is recovered where the monomino's bonus needs it), and each
+    node is bounded by the colour's reach and the pieces that still fit in
+    it (_attach_enter)."""
     sd = 0
     mode = ENTER
     value = 0
@@ -930,11 +936,20 @@ def _solo_search(tb, sp, so, mem, c, alpha):
             if so.ctl[S_NODES] > so.ctl[S_BUDGET]:
                 so.ctl[S_ABORT] = 1
                 return 0
-            done, value = _solo_enter(tb, sp, so, mem, sd)
+            if attach:
+                done, value = _attach_enter(tb, sp, so, mem, sd)
+                if so.ctl[S_ABORT]:
+                    return 0
+            else:
+                done, value = _solo_enter(tb, sp, so, mem, sd)
             mode = RETURN if done else NEXT
         elif mode == NEXT:
-            p = so.moves[sd, so.frame[sd, F_NEXT]]
-            _solo_make(tb, sp, so, sd, c, p)
+            i = so.frame[sd, F_NEXT]
+            if attach:
+                last = i == so.frame[sd, F_N] - 1
+                _attach_make(tb, sp, so, sd, -1 if last else so.options[sd, i], so.frame[sd, F_SQ])
+            else:
+                _solo_make(tb, sp, so, sd, c, so.moves[sd, i])
             so.frame[sd + 1, F_ALPHA] = max(so.frame[sd, F_ALPHA], so.frame[sd, F_BEST])
             sd += 1
             mode = ENTER
@@ -947,10 +962,11 @@ def _solo_search(tb, sp, so, mem, c, alpha):
             nxt = so.frame[sd, F_NEXT] + 1
             best = so.frame[sd, F_BEST]
             if best >= so.frame[sd, F_TOP] or nxt >= so.frame[sd, F_N]:
-                if best > so.frame[sd, F_ALPHA]:
-                    _store(so.table, so.key[sd], best, best, -1, 0)
-                else:
-                    _store(so.table, so.key[sd], -INF, best, -1, 0)
+                if not attach:
+                    if best > so.frame[sd, F_ALPHA]:
+                        _store(so.table, so.key[sd], best, best, -1, 0)
+                    else:
+                        _store(so.table, so.key[sd], -INF, best, -1, 0)
                 value = best
             else:
                 so.frame[sd, F_NEXT] = nxt
@@ -1109,54 +1125,6 @@ def _attach_enter(tb, sp, so, mem, sd):
     so.frame[sd, F_NEXT] = 0
     so.frame[sd, F_SQ] = square
     return False, 0
-
-
-@njit(cache=True, _nrt=False)
-def _solo_attach(tb, sp, so, mem, alpha):
-    """The best final score of the colour alone from solo row 0, as
-    _solo_search, by deciding attach squares instead of moves: a node
-    takes the attach square covered by the fewest legal placements, and
-    either one of them covers it or the colour never will (the square is
-    closed to it). Every set of placements is met once, in one order (so no
-    table below the root; the play order is recovered where the monomino's
-    bonus needs it), and each node is bounded by the colour's reach and the
-    pieces that still fit in it. Not for Junior's pieces held twice. Gives
-    up (S_ABORT) after the node budget."""
-    sd = 0
-    mode = ENTER
-    value = 0
-    so.frame[0, F_ALPHA] = alpha
-    so.frame[0, F_N] = 0
-    while True:
-        if mode == ENTER:
-            so.ctl[S_NODES] += 1
-            if so.ctl[S_NODES] > so.ctl[S_BUDGET]:
-                so.ctl[S_ABORT] = 1
-                return 0
-            done, value = _attach_enter(tb, sp, so, mem, sd)
-            if so.ctl[S_ABORT]:
-                return 0
-            mode = RETURN if done else NEXT
-        elif mode == NEXT:
-            i = so.frame[sd, F_NEXT]
-            last = i == so.frame[sd, F_N] - 1
-            _attach_make(tb, sp, so, sd, -1 if last else so.options[sd, i], so.frame[sd, F_SQ])
-            so.frame[sd + 1, F_ALPHA] = max(so.frame[sd, F_ALPHA], so.frame[sd, F_BEST])
-            sd += 1
-            mode = ENTER
-        else:
-            if sd == 0:
-                return value
-            sd -= 1
-            if value > so.frame[sd, F_BEST]:
-                so.frame[sd, F_BEST] = value
-            nxt = so.frame[sd, F_NEXT] + 1
-            best = so.frame[sd, F_BEST]
-            if best >= so.frame[sd, F_TOP] or nxt >= so.frame[sd, F_N]:
-                value = best
-            else:
-                so.frame[sd, F_NEXT] = nxt
-                mode = NEXT
 
 
 # -- the search ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The settling solo search by attach squares (solver.endgame.treekernel's
-_solo_attach) against the move-by-move solo search and the Python search
-engine's branch and bound: the same solo optimum on every position, both
+_solo_search) against the move-by-move one and the Python search engine's
+branch and bound: the same solo optimum on every position, both
 bonuses included (the monomino's only when it can be played last, which
 the attach-square search has to work out: its order is not the play
 order)."""
