@@ -73,7 +73,7 @@ def main() -> None:
                     values.add(value)
             if len(values) > 1:
                 raise SystemExit(f"the searches disagree on game {g} colour {c}: {values}")
-            print(f"{g:>4} {c:>6} {bin(pos.hand[c]).count('1'):>6} | " + " | ".join(cells[w] for w in WAYS),
+            print(f"{g:>4} {c:>6} {pos.hand[c].bit_count():>6} | " + " | ".join(cells[w] for w in WAYS),
                   flush=True)
     print("all: " + "; ".join(f"{w} {n} solved, {p:,} positions, {s:.1f} s" for w, (n, p, s) in totals.items()))
 

@@ -298,30 +298,21 @@ def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0
     return result
 
 
-class _EitherSet(threading.Event):
-    """Set as soon as any of ``events`` is (the searches only ask ``is_set``)."""
-
-    def __init__(self, *events: threading.Event):
-        super().__init__()
-        self.events = events
-
-    def is_set(self) -> bool:
-        return any(e.is_set() for e in self.events)
-
-
 def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | float, engine: Engine, options: dict,
                       progress: ProgressCallback | None, groups: list[list[int]],
                       stop: threading.Event) -> Analysis | None:
     """The Python tree's analysis while the compiled tree compiles in the
     background: returned when complete (or when Ctrl-C comes), else None
     once the compile is done (the compiled tree then analyses)."""
+    from solver.endgame.gametree import EitherSet
+
     with compiling_in_background() as background:
         compiled = background.done
         if progress is not None:
             progress(Progress(0.0, 0, "the compiled game tree compiles in the background (once per install, about "
                                       "a minute): the Python tree searches meanwhile", notice=True))
         first = _analyze(pos, two_player, time_limit, engine, options, progress, Tree.PYTHON, groups,
-                         _EitherSet(stop, compiled))
+                         EitherSet(stop, compiled))
         if stop.is_set():
             background.cancel()
             return first

@@ -12,6 +12,7 @@ Both are exact only when the search finishes; a time limit raises
 
 from __future__ import annotations
 
+import threading
 import time
 
 from solver.core.pieces import PIECE_SIZES, is_monomino
@@ -44,6 +45,19 @@ class OutOfTime(Exception):
         self.nodes = nodes
         self.depth = depth
         self.seconds = seconds
+
+
+class EitherSet(threading.Event):
+    """Set as soon as any of ``events`` (None left out) is: a search's
+    ``stop`` made of several reasons to stop (the searches only ask
+    ``is_set``)."""
+
+    def __init__(self, *events: threading.Event | None):
+        super().__init__()
+        self.events = [e for e in events if e is not None]
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
 
 
 class GameTree:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from solver.core.position import Move, Position
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
+from solver.endgame.gametree import EitherSet
 
 
 def prefers(maximising: bool, v: int, than: int | None) -> bool:
@@ -257,16 +258,6 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
 
 
 # -- four-player guaranteed scores -----------------------------------------------------
-class _Either:
-    """Set when any of its events is (the form a kernel run's ``stop`` takes)."""
-
-    def __init__(self, *events: threading.Event | None):
-        self.events = [e for e in events if e is not None]
-
-    def is_set(self) -> bool:
-        return any(e.is_set() for e in self.events)
-
-
 @dataclass
 class _Colour:
     """A colour being searched: its thread's engine, and the event a thread
@@ -315,7 +306,7 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
         p = te.guaranteed_params(pos, c)
         eng.st.killers.fill(-1)  # a fresh search (this kind of engine keeps them from load to load)
         try:
-            return eng.run(pos.copy(), p, deadline, stop=_Either(stop, slot.join))
+            return eng.run(pos.copy(), p, deadline, stop=EitherSet(stop, slot.join))
         except te.OutOfTime as e:
             gone = (stop is not None and stop.is_set()) or (deadline is not None and time.monotonic() > deadline)
             if gone or not slot.join.is_set():
@@ -326,8 +317,7 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
         except te.OutOfTime as e:
             e.nodes += first.nodes
             return e
-        return out._replace(nodes=out.nodes + first.nodes, solo_nodes=out.solo_nodes,
-                            seconds=out.seconds + first.seconds)
+        return out._replace(nodes=out.nodes + first.nodes, seconds=out.seconds + first.seconds)
 
     def worker(eng: te.Engine) -> None:
         while True:
