@@ -2,16 +2,20 @@
 rule (the first piece on a corner, every piece touching the colour at a
 corner and never at an edge): every rectangle by area, each engine alone.
 
-    python benchmarks/smallest_boards.py [--limit 10] [--max-area 160] [--min-width 3] [--json out.json]
+    python benchmarks/smallest_boards.py [--limit 10] [--min-area 89] [--max-area 160] [--min-width 3] [--json out.json]
+                                         [--search-mode auto|exhaustive]
                                          [--image docs/smallest-one-colour.png]
 
 Rectangles W x H with W <= H (a rectangle and its transpose are the same
 puzzle: the transpose maps the corner start onto a corner), W from
 ``--min-width`` (a piece of three squares across needs three), area from
-89 (the pieces' squares) to ``--max-area``, in order of area. Each is
+``--min-area`` (by default 89, the pieces' squares) to ``--max-area``, in
+order of area. Each is
 solved by the search engine and by CP-SAT (two workers), ``--limit``
 seconds each, through :func:`solver.solving.solve` (every packing
-verified). A rectangle is *packed* when an engine packs it, *impossible*
+verified; ``--search-mode exhaustive`` gives the search engine's
+complete search the whole limit, where ``auto`` shares it with the
+beams). A rectangle is *packed* when an engine packs it, *impossible*
 when both engines prove it INFEASIBLE, else *open*. Beside them, a
 counting bound that needs no search: the pieces' perimeters add up to 216
 unit edges (no two pieces of a colour share an edge), each edge is on the
@@ -61,13 +65,15 @@ def one_colour(width: int, height: int) -> Puzzle:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--min-area", type=int, default=SQUARES)
     ap.add_argument("--max-area", type=int, default=160)
     ap.add_argument("--min-width", type=int, default=3)
+    ap.add_argument("--search-mode", default="auto", choices=["auto", "exhaustive"])
     ap.add_argument("--json", help="write every rectangle's figures here")
     ap.add_argument("--image", help="draw the smallest packing found here (.png or .svg)")
     args = ap.parse_args()
     boxes = sorted(((w, h) for w in range(args.min_width, 30) for h in range(w, 100)
-                    if SQUARES <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
+                    if max(SQUARES, args.min_area) <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
     rows = []
     print(f"{'board':>6} {'area':>5} {'count bound':>11}  {'search':<22} {'cpsat':<22} verdict", flush=True)
     for w, h in boxes:
@@ -75,7 +81,7 @@ def main() -> None:
         row = {"board": f"{w}x{h}", "area": w * h, "counting_bound": counting_bound(w, h)}
         verdict = "open"
         for engine in ("search", "cpsat"):
-            r = solve(puzzle, engine, time_limit=args.limit)
+            r = solve(puzzle, engine, time_limit=args.limit, mode=args.search_mode if engine == "search" else "auto")
             placed = 0 if r.best_partial else len(r.placements)
             row[engine] = {"status": r.status.value, "seconds": round(r.seconds, 2), "placed": len(r.placements)}
             if r.status.value == "OPTIMAL" and placed == 21:

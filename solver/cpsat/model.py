@@ -36,7 +36,7 @@ from solver.cpsat.encoding import Encoding
 from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
 from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
-from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, sides, weight
+from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, sides, spare_sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
 
 
@@ -76,6 +76,7 @@ def build(
         _add_objective(m, by_color_piece)
     else:
         _add_edge_budget(m)
+        _add_spare_sides(m)
     if order_colors:
         add_color_order(m)
     if order_board is not None:
@@ -408,6 +409,44 @@ def _add_edge_budget(m: PuzzleModel) -> None:
         leaned = model.new_int_var(0, most, f"leaned_{COLORS[c]}")
         model.add(leaned == sum(x * v for x, v in lean))
         model.add(plane - leaned <= room)
+
+
+def _add_spare_sides(m: PuzzleModel) -> None:
+    """One colour: the edges between two spare squares plus the spare
+    squares' sides facing out of the free region, at most their total in
+    every packing (:func:`solver.puzzle.edges.spare_sides`), a boolean per
+    edge of two free squares that must be on when both are spare. Left out
+    where the total leaves the spare squares room enough (at least one
+    edge per spare square) for the constraint to bind early."""
+    puzzle, model, b = m.puzzle, m.model, m.puzzle.board
+    budget = spare_sides(puzzle)
+    if budget is None or budget >= puzzle.spare_squares:
+        return
+    if budget < 0:
+        model.add_bool_or([])  # (no packing)
+        return
+    c = next(c for c in puzzle.colors if puzzle.pieces.get(c))
+    free, n_sides = puzzle.masks.free, sides(b)
+    terms = []
+    for s in squares_of(free):
+        cov = m.covered.get((c, s))
+        near = b.edge_neighbours(1 << s)
+        out = n_sides - (near & free).bit_count()
+        if cov is None:  # a square the colour cannot cover: spare for good
+            terms.append(out)
+        elif out:
+            terms.append(out * (1 - cov))
+        for t in squares_of(near & free):
+            if t < s:
+                continue
+            other = m.covered.get((c, t))
+            if cov is None and other is None:
+                terms.append(1)
+                continue
+            z = model.new_bool_var("")
+            model.add_bool_or([z] + [v for v in (cov, other) if v is not None])  # both spare: z
+            terms.append(z)
+    model.add(sum(terms) <= budget)
 
 
 def tie_images(m: PuzzleModel, pmap: list, cmap: dict[int, int]) -> None:

@@ -54,7 +54,8 @@ MODES = tuple(Mode)
 WIDTHS = (1, 4, 16, 64, 256, 1024)
 SLICE = 0.05  # seconds a task runs before the scheduler looks again
 WASTE_CHUNK = 50_000  # nodes of the compiled waste search between looks (about SLICE at its rate)
-QUICK_NODES = 2_000  # nodes of the Python exhaustive search before the compiled one takes over (about 0.4 s)
+QUICK_NODES = 2_000  # nodes of the Python exhaustive search before the compiled one takes over (about 0.4 s) ...
+QUICK_SECONDS = 0.5  # ... or its seconds, when its nodes are slow (one colour on a 3 x 43 board: 2 ms each)
 
 
 def solve(
@@ -232,9 +233,9 @@ def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
 
 
 class QuickThenCompiled:
-    """The Python exhaustive search for its first QUICK_NODES nodes (small
-    puzzles end there, in less time than the compiled kernel takes to
-    load), then, unless it found a packing, the compiled waste search from
+    """The Python exhaustive search for its first QUICK_NODES nodes or
+    QUICK_SECONDS of its own (small puzzles end there, in less time than
+    the compiled kernel takes to load), then, unless it found a packing, the compiled waste search from
     the start (complete on its own, some 250x the node rate)."""
 
     multiplier = 1
@@ -250,14 +251,18 @@ class QuickThenCompiled:
         return self.before + self.search.nodes
 
     def solutions(self) -> Iterator[Solution | None]:
-        found = False
-        for solution in self.search.solutions():
+        found, spent, end = False, 0.0, object()
+        solutions = self.search.solutions()
+        while True:
+            start = time.perf_counter()
+            solution = next(solutions, end)
+            spent += time.perf_counter() - start
+            if solution is end:
+                return
             found = found or solution is not None
             yield solution
-            if not found and self.search.nodes >= QUICK_NODES:
+            if not found and (self.search.nodes >= QUICK_NODES or spent >= QUICK_SECONDS):
                 break
-        else:
-            return
         from solver.packing.wastefast import CompiledWasteSearch
 
         self.before = self.search.nodes

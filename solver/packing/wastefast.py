@@ -25,6 +25,7 @@ from solver.core.placements import Placement, PlacementTable
 from solver.kernels.tables import PAD, tables, unsupported, words
 from solver.packing import wastekernel as kernel
 from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.edges import perimeter, spare_sides
 from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
@@ -35,14 +36,16 @@ class CompiledWasteSearch:
     verified) and ``None`` after each chunk of nodes, so a caller can stop.
     ``seed`` None keeps the standard order (blue first, equal-sized pieces
     in index order), any number shuffles it; ``options``: the kernel's
-    optional tests (ONLY_ONE, FIT); ``spread`` > 0 allows at most
+    optional tests (ONLY_ONE, FIT, EDGES: the last only where it holds, one
+    colour and no symmetry); ``spread`` > 0 allows at most
     budget * spread * (s + 1) / squares spare squares before square s (a
     heuristic: it loses packings)."""
 
     name = "compiled waste search"
 
     def __init__(self, puzzle: Puzzle, seed: int | None = None, chunk: int = 200_000,
-                 options: int = kernel.ONLY_ONE | kernel.FIT, spread: float = 0.0, symmetric: bool = False,
+                 options: int = kernel.ONLY_ONE | kernel.FIT | kernel.EDGES, spread: float = 0.0,
+                 symmetric: bool = False,
                  symmetry: tuple[list[int], dict[int, int]] | None = None):
         if puzzle.goal is not Goal.PLACE_ALL:
             raise ValueError(f"{puzzle.name}: the waste search packs place-all puzzles")
@@ -79,7 +82,16 @@ class CompiledWasteSearch:
         self.seedrow = np.zeros(row, dtype=np.uint64)
         self.buf = np.zeros(16, dtype=np.int64)
         self.ctl = np.zeros(5, dtype=np.int64)
-        self.finished = self.budget < 0
+        self.free = np.zeros(row, dtype=np.uint64)
+        self.free[:nw] = words(puzzle.masks.free, nw)
+        self.edge_budget = spare_sides(puzzle)
+        self.perimeter = np.zeros(len(tb.piece_size), dtype=np.int64)  # per piece, for EDGES
+        for k in listed:
+            if puzzle.table.by_piece[k]:
+                self.perimeter[k] = perimeter(puzzle.table, puzzle.table.by_piece[k][0])
+        if self.edge_budget is None or self.partner[0] >= 0:
+            self.options &= ~kernel.EDGES
+        self.finished = self.budget < 0 or (self.edge_budget is not None and self.edge_budget < 0)
 
     def _placement_lists(self, listed: set[int], rng: random.Random | None) -> None:
         """The placements of the listed pieces by first square (biggest
@@ -200,8 +212,8 @@ class CompiledWasteSearch:
                 self.stars, self.allow, self.starts, self.has_start, self.game, self.budget, tb.piece_size, tb.neighbour,
                 tb.not_left, tb.not_right, tb.width, tb.n_words, self.forb, self.occ, self.empty, self.hand,
                 self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
-                self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit, self.img_p, self.partner, self.img_sq, self.ctl,
-                max_nodes)
+                self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
+                self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter, self.ctl, max_nodes)
             if code == kernel.DONE:
                 self.finished = True
             elif code == kernel.LEAF:

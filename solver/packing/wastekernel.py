@@ -10,7 +10,10 @@ start (king moves through its own and its coverable squares: the ``game``
 rule), when a colour has fewer coverable squares than squares to place, or
 when the spare squares plus the empty squares no colour can cover plus the
 small closed holes the small pieces left cannot fill exceed the budget
-(options: ONLY_ONE, FIT below). With a partner colour per colour
+(options: ONLY_ONE, FIT below), or (EDGES, one colour) when its spare
+squares' sides facing each other or the border, those there now and
+those the spare squares still to come must add, exceed the total every
+packing has. With a partner colour per colour
 (``partner[0] >= 0``) each placement comes with its half-turned image
 (``img_p``) for the partner, and a spare square with its image: the
 half-turn symmetric packings only.
@@ -37,6 +40,7 @@ EVAL, NEXT, BACK = 0, 1, 2  # what to do at the current depth
 
 ONLY_ONE = 1  # options: count the squares only one colour can cover beyond its squares to place
 FIT = 2  # options: every piece in hand still has a placement on its colour's coverable squares
+EDGES = 4  # options, one colour only: the sides of its spare squares facing each other or the border (see _edge_waste)
 
 
 @njit(cache=True)
@@ -109,6 +113,29 @@ def _small_hole_waste(x, scratch, buf, neighbour, notl, notr, width, nw):
 
 
 @njit(cache=True)
+def _edge_waste(x, free, neighbour, nw):
+    """For the squares of x (spare, or empty and closed to the one colour):
+    the edges between two of them plus their sides facing a square outside
+    ``free`` (the border, a blocked or set-up square). A colour's pieces
+    never share an edge, so counting the spare squares' sides both ways
+    makes this total, over a complete packing, the same for every packing
+    (solver.puzzle.edges.spare_sides); it only grows down the search."""
+    n = 0
+    for w in range(nw):
+        v = x[w]
+        while v:
+            s = w * 64 + ctz(v)
+            v &= v - ONE
+            for k in range(4):
+                t = neighbour[s, k]
+                if t < 0 or not (free[t >> 6] >> np.uint64(t & 63)) & ONE:
+                    n += 1
+                elif t > s and (x[t >> 6] >> np.uint64(t & 63)) & ONE:
+                    n += 1
+    return n
+
+
+@njit(cache=True)
 def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
     """Every piece in colour c's hand has a placement inside rows[4 + c]
     (its coverable squares). wit[c, k] keeps the last placement found, a
@@ -141,7 +168,8 @@ def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
 
 @njit(cache=True)
 def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
-          neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit):
+          neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
+          free, edge_budget, perimeter):
     """True when no packing extends the node at depth d (see the module)."""
     n_col = forb.shape[1]
     for w in range(nw):
@@ -213,6 +241,21 @@ def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budge
         rows[3, w] &= empty[d, w]
     if waste > budget:
         return True
+    if options & EDGES:  # (one colour) its spare squares now and for good
+        for w in range(nw):
+            seedrow[w] = free[w] & ~occ[d, 0, w] & ~rows[3, w]
+        now = _edge_waste(seedrow, free, neighbour, nw)
+        # the spare squares to come: their sides face each other, the
+        # border, these, or the pieces in hand (whose sides number their
+        # perimeters at most), and each of their edges counts once for two sides
+        more = 4 * (budget - waste)
+        h = hand[d, 0]
+        while h:
+            i = ctz(np.uint64(h))
+            h &= h - 1
+            more -= perimeter[i]
+        if now + max(0, (more + 1) // 2) > edge_budget:
+            return True
     excess = 0
     if options & ONLY_ONE:  # squares only c can cover, beyond c's squares to place
         for c in range(n_col):
@@ -274,7 +317,7 @@ def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, em
 def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, stars, allow,
         starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
         forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
-        rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, ctl, max_nodes):
+        rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, free, edge_budget, perimeter, ctl, max_nodes):
     """Search on from the state in the arrays for at most max_nodes nodes;
     returns BUDGET, LEAF or DONE (see the module)."""
     n_col = forb.shape[1]
@@ -292,7 +335,8 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
                 if hand[d, c] != 0:
                     leaf = False
             if _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
-                     neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit):
+                     neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
+                     free, edge_budget, perimeter):
                 state = BACK
                 continue
             if npieces[d] > ctl[3]:

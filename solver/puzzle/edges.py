@@ -20,6 +20,12 @@ capacity (one colour's 21 pieces on 10 x 10: at least 246 against 180).
 CP-SAT adds the inequality to its model; the search engine checks a lower
 bound of the pieces' weight (:func:`lightest`) against it before it
 searches.
+
+With one colour to place and every piece placed, the same count over the
+spare squares is exact (:func:`spare_sides`): the edges between two spare
+squares plus the spare squares' sides facing out of the free region come
+to the same total in every packing. Both engines bound it as they go: a
+partial packing whose spare squares already exceed it is dead.
 """
 
 from __future__ import annotations
@@ -46,6 +52,11 @@ def inside_edges(table: PlacementTable, p: Placement) -> int:
     placement of a piece)."""
     b, mask = table.board, table.mask[p]
     return sum((b.edge_neighbours(1 << s) & mask).bit_count() for s in table.squares[p]) // 2
+
+
+def perimeter(table: PlacementTable, p: Placement) -> int:
+    """The sides of the placement's squares not inside it."""
+    return sides(table.board) * len(table.squares[p]) - 2 * inside_edges(table, p)
 
 
 def weight(table: PlacementTable, p: Placement, deg: list[int], inside: int | None = None) -> int:
@@ -96,6 +107,31 @@ def over_budget(table: PlacementTable, pieces, free: int) -> bool:
     deg = degrees(table.board)
     least = lightest(table, pieces, free, deg)
     return least is None or least > capacity(table.board, deg)
+
+
+def spare_sides(puzzle: Puzzle) -> int | None:
+    """For a place-all or count puzzle of one colour: the edges between
+    two spare squares plus the spare squares' sides facing out of the free
+    region (the border, a blocked, set-up or empty-marked square), the
+    same in every packing. Each spare square's sides face the colour's
+    pieces, another spare square or the outside; the pieces' sides (their
+    perimeters P, none facing another piece of the colour) face spare
+    squares or the outside; and the free region's sides facing out (D) are
+    the pieces' or the spare squares'. So sides x spare = P - D + 2 x (the
+    total). Negative: no packing (a piece with no place at all, too).
+    None with more colours (their pieces may share edges) or a maximize
+    goal."""
+    colors = [c for c in puzzle.colors if puzzle.pieces.get(c)]
+    if len(colors) != 1 or puzzle.goal is Goal.MAXIMIZE:
+        return None
+    t, b, free = puzzle.table, puzzle.board, puzzle.masks.free
+    n_sides = sides(b)
+    if any(not t.by_piece[i] for i in puzzle.pieces[colors[0]]):
+        return -1
+    around = sum(perimeter(t, t.by_piece[i][0]) for i in puzzle.pieces[colors[0]])
+    outside = sum(n_sides - (b.edge_neighbours(1 << s) & free).bit_count() for s in squares_of(free))
+    total = n_sides * puzzle.spare_squares - around + outside
+    return total // 2 if total >= 0 else -1
 
 
 def no_room(puzzle: Puzzle) -> int | None:

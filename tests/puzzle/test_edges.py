@@ -2,7 +2,10 @@
 has a solution (checked against the search engine's exhaustive search
 with the budget switched off, on small boards of squares and triangles,
 one colour and two), both engines agree wherever it decides, and it
-proves one colour's 21 pieces too many for a 10 x 10 board at once."""
+proves one colour's 21 pieces too many for a 10 x 10 board at once. The
+spare squares' sides (one colour): the same total in every packing,
+counted on the packings themselves, and bounded by both engines as they
+search, which proves 11 x 12 too small."""
 
 from __future__ import annotations
 
@@ -10,12 +13,12 @@ import random
 
 import pytest
 
-from solver.core.geometry import Board
+from solver.core.geometry import Board, mask_of, squares_of
 from solver.core.pieces import CLASSIC_PIECES, TRIGON_PIECES
 from solver.packing import driver
 from solver.packing.exhaustive import Exhaustive
-from solver.puzzle.definition import Connect, Puzzle
-from solver.puzzle.edges import capacity, degrees, leaning, lightest, no_room
+from solver.puzzle.definition import Connect, Goal, Puzzle
+from solver.puzzle.edges import capacity, degrees, leaning, lightest, no_room, sides, spare_sides
 from solver.solving import solve
 
 
@@ -128,3 +131,61 @@ def test_the_smallest_one_colour_packing_in_the_docs():
     puzzle = one_colour(3, 49)
     placements, partial = read_solution(puzzle, ROOT / "docs" / "smallest-one-colour.json")
     assert not partial and len(verify(puzzle, placements).order) == 21
+
+
+def spare_side_count(puzzle: Puzzle, placements) -> int:
+    """Counted on a packing: the edges between two of its spare squares
+    plus their sides facing out of the free region."""
+    b, t, free = puzzle.board, puzzle.table, puzzle.masks.free
+    spare = free & ~mask_of(s for _, p in placements for s in t.squares[p])
+    n = 0
+    for s in squares_of(spare):
+        near = b.edge_neighbours(1 << s)
+        n += sides(b) - (near & free).bit_count() + (near & spare & ~((2 << s) - 1)).bit_count()
+    return n
+
+
+def test_the_spare_squares_sides_come_to_the_same_total_in_every_packing():
+    """Every packing the brute force finds, on one-colour puzzles of every
+    connection rule, with blocked squares and set-ups: the count equals
+    spare_sides, which is None for two colours and for a maximize goal."""
+    from tests.bruteforce import solve_all
+    from tests.puzzlegen import random_puzzle
+
+    puzzles = [p for p in small_puzzles() if len(p.colors) == 1]
+    puzzles += [p for seed in range(200) if len((p := random_puzzle(seed, max_pieces=4, goals=("place-all",))).colors) == 1]
+    packings = 0
+    for puzzle in puzzles:
+        total = spare_sides(puzzle)
+        for packing in solve_all(puzzle):
+            packings += 1
+            assert spare_side_count(puzzle, packing) == total, puzzle.name
+    assert packings >= 1000
+    assert spare_sides(next(p for p in small_puzzles() if len(p.colors) == 2)) is None
+    assert spare_sides(random_puzzle(1, goals=("maximize",)).with_goal(Goal.MAXIMIZE)) is None
+
+
+def test_the_spare_squares_sides_on_triangles_too():
+    rng = random.Random(6)
+    packings = 0
+    for n in range(30):
+        board = Board.hexagon(2)
+        board = Board(board.width, board.height, board.blocked, (frozenset(),) * 4, board.grid, board.parity,
+                      board.outside)
+        puzzle = Puzzle(board, (0,), {0: tuple(rng.sample(TRIGON_PIECES, rng.randint(2, 4)))}, connect=Connect.FREE,
+                        name=f"tri-{n}")
+        for packing in Exhaustive(puzzle).solutions():
+            if packing is not None:
+                packings += 1
+                assert spare_side_count(puzzle, packing) == spare_sides(puzzle), puzzle.name
+    assert packings >= 50
+
+
+def test_eleven_by_twelve_is_too_small_by_the_spare_squares_sides():
+    """132 squares: the edge budget allows it (1 edge to spare), the spare
+    squares' sides leave 1 for 43 spare squares, and both engines prove it
+    impossible bounding them as they search."""
+    puzzle = one_colour(11, 12)
+    assert no_room(puzzle) is None and spare_sides(puzzle) == 1
+    for engine in ("search", "cpsat"):
+        assert solve(puzzle, engine, time_limit=60).status.value == "INFEASIBLE"
