@@ -23,13 +23,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from smallest_boards import one_colour  # noqa: E402
+from smallest_boards import one_colour
 
-from solver.cpsat import model as cpsat_model  # noqa: E402
-from solver.packing import wastekernel  # noqa: E402
-from solver.packing.wastefast import CompiledWasteSearch  # noqa: E402
-from solver.puzzle.edges import spare_sides  # noqa: E402
-from solver.solving import solve  # noqa: E402
+from solver.cpsat import model as cpsat_model
+from solver.packing import wastekernel
+from solver.packing.wastefast import CompiledWasteSearch
+from solver.puzzle.edges import spare_sides
+from solver.solving import solve
 
 # impossible near the counting bound, then three that pack
 BOARDS = ["3x41", "3x42", "3x43", "4x32", "5x26", "6x22", "7x19", "9x15", "11x12", "3x49", "3x50", "4x38"]

@@ -128,9 +128,8 @@ def _edge_waste(x, free, neighbour, nw):
             v &= v - ONE
             for k in range(4):
                 t = neighbour[s, k]
-                if t < 0 or not (free[t >> 6] >> np.uint64(t & 63)) & ONE:
-                    n += 1
-                elif t > s and (x[t >> 6] >> np.uint64(t & 63)) & ONE:
+                if (t < 0 or not (free[t >> 6] >> np.uint64(t & 63)) & ONE
+                        or t > s and (x[t >> 6] >> np.uint64(t & 63)) & ONE):
                     n += 1
     return n
 

@@ -59,7 +59,7 @@ def test_bounding_the_spare_squares_sides_loses_no_packing():
 
     puzzles = [p for seed in range(300) if len((p := random_puzzle(seed, max_pieces=5, goals=("place-all",))).colors) == 1]
     starts = (frozenset([0]), frozenset(), frozenset(), frozenset())
-    pieces = tuple(sorted(piece_by_name(n).index for n in "1 2 I3 V3 L4 T4 P".split()))
+    pieces = tuple(sorted(piece_by_name(n).index for n in ("1", "2", "I3", "V3", "L4", "T4", "P")))
     puzzles += [Puzzle(Board(3, h, frozenset(), starts), (0,), {0: pieces}, name=f"3x{h}") for h in (12, 13)]
     without = wastekernel.ONLY_ONE | wastekernel.FIT
     packings = fewer = 0
