@@ -189,3 +189,17 @@ def test_eleven_by_twelve_is_too_small_by_the_spare_squares_sides():
     assert no_room(puzzle) is None and spare_sides(puzzle) == 1
     for engine in ("search", "cpsat"):
         assert solve(puzzle, engine, time_limit=60).status.value == "INFEASIBLE"
+
+
+@pytest.mark.parametrize("names, size", [("1 2 I3 V3 L4 T4", (4, 7)), ("2 V3 L4 P Y", (5, 6))])
+def test_cp_sat_with_the_spare_squares_sides_counts_every_packing(names, size):
+    """Boards where the constraint goes into CP-SAT's model (the total
+    below the spare squares): it counts the packings the search engine
+    counts (19 and 33)."""
+    from tests.puzzle.test_small_sweep import boards
+
+    puzzle = next(p for p in boards(names) if (p.board.width, p.board.height) == size)
+    assert 0 <= spare_sides(puzzle) < puzzle.spare_squares
+    search = solve(puzzle, "search", count=True, time_limit=60)
+    cpsat = solve(puzzle, "cpsat", count=True, time_limit=60)
+    assert search.solution_count == cpsat.solution_count > 0
