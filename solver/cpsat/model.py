@@ -36,7 +36,7 @@ from solver.cpsat.encoding import Encoding
 from solver.cpsat.variables import BoolVar, Covering, CpsatError, PuzzleModel
 from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
-from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, sides, spare_sides, weight
+from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, outside_sides, sides, spare_sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
 
 
@@ -426,12 +426,12 @@ def _add_spare_sides(m: PuzzleModel) -> None:
         model.add_bool_or([])  # (no packing)
         return
     c = next(c for c in puzzle.colors if puzzle.pieces.get(c))
-    free, n_sides = puzzle.masks.free, sides(b)
+    free = puzzle.masks.free
     terms = []
     for s in squares_of(free):
         cov = m.covered.get((c, s))
         near = b.edge_neighbours(1 << s)
-        out = n_sides - (near & free).bit_count()
+        out = outside_sides(b, free, s)
         if cov is None:  # a square the colour cannot cover: spare for good
             terms.append(out)
         elif out:

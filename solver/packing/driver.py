@@ -235,8 +235,9 @@ def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
 class QuickThenCompiled:
     """The Python exhaustive search for its first QUICK_NODES nodes or
     QUICK_SECONDS of its own (small puzzles end there, in less time than
-    the compiled kernel takes to load), then, unless it found a packing, the compiled waste search from
-    the start (complete on its own, some 250x the node rate)."""
+    the compiled kernel takes to load), then, unless it found a packing,
+    the compiled waste search from the start (complete on its own, some
+    250x the node rate)."""
 
     multiplier = 1
 

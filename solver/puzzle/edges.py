@@ -109,6 +109,11 @@ def over_budget(table: PlacementTable, pieces, free: int) -> bool:
     return least is None or least > capacity(table.board, deg)
 
 
+def outside_sides(board: Board, free: int, s: int) -> int:
+    """The sides of square s facing out of the region ``free``."""
+    return sides(board) - (board.edge_neighbours(1 << s) & free).bit_count()
+
+
 def spare_sides(puzzle: Puzzle) -> int | None:
     """For a place-all or count puzzle of one colour: the edges between
     two spare squares plus the spare squares' sides facing out of the free
@@ -125,12 +130,11 @@ def spare_sides(puzzle: Puzzle) -> int | None:
     if len(colors) != 1 or puzzle.goal is Goal.MAXIMIZE:
         return None
     t, b, free = puzzle.table, puzzle.board, puzzle.masks.free
-    n_sides = sides(b)
     if any(not t.by_piece[i] for i in puzzle.pieces[colors[0]]):
         return -1
     around = sum(perimeter(t, t.by_piece[i][0]) for i in puzzle.pieces[colors[0]])
-    outside = sum(n_sides - (b.edge_neighbours(1 << s) & free).bit_count() for s in squares_of(free))
-    total = n_sides * puzzle.spare_squares - around + outside
+    outside = sum(outside_sides(b, free, s) for s in squares_of(free))
+    total = sides(b) * puzzle.spare_squares - around + outside
     return total // 2 if total >= 0 else -1
 
 
