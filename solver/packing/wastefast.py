@@ -39,14 +39,21 @@ class CompiledWasteSearch:
     optional tests (ONLY_ONE, FIT, EDGES: the last only where it holds, one
     colour and no symmetry); ``spread`` > 0 allows at most
     budget * spread * (s + 1) / squares spare squares before square s (a
-    heuristic: it loses packings)."""
+    heuristic: it loses packings). ``memo`` (one colour, no symmetry, a
+    board narrow enough for :func:`memo_window`): the kernel searches
+    without the game rule's corner contact (the verifier still checks
+    every leaf) and remembers each node it searched through without a
+    leaf by its frontier, so a node with the same frontier and hand is
+    not searched again; ``memo_bits`` sizes that table (2**bits entries
+    of 32 bytes)."""
 
     name = "compiled waste search"
 
     def __init__(self, puzzle: Puzzle, seed: int | None = None, chunk: int = 200_000,
                  options: int = kernel.ONLY_ONE | kernel.FIT | kernel.EDGES, spread: float = 0.0,
                  symmetric: bool = False,
-                 symmetry: tuple[list[int], dict[int, int]] | None = None):
+                 symmetry: tuple[list[int], dict[int, int]] | None = None,
+                 memo: bool = False, memo_bits: int = 22):
         if puzzle.goal is not Goal.PLACE_ALL:
             raise ValueError(f"{puzzle.name}: the waste search packs place-all puzzles")
         problem = unsupported(puzzle.board)
@@ -81,7 +88,7 @@ class CompiledWasteSearch:
         self.rows = np.zeros((8, row), dtype=np.uint64)
         self.seedrow = np.zeros(row, dtype=np.uint64)
         self.buf = np.zeros(16, dtype=np.int64)
-        self.ctl = np.zeros(5, dtype=np.int64)
+        self.ctl = np.zeros(8, dtype=np.int64)
         self.free = np.zeros(row, dtype=np.uint64)
         self.free[:nw] = words(puzzle.masks.free, nw)
         self.edge_budget = spare_sides(puzzle)
@@ -91,7 +98,30 @@ class CompiledWasteSearch:
                 self.perimeter[k] = perimeter(puzzle.table, puzzle.table.by_piece[k][0])
         if self.edge_budget is None or self.partner[0] >= 0:
             self.options &= ~kernel.EDGES
+        self._memo(memo, memo_bits, depth)
         self.finished = self.budget < 0 or (self.edge_budget is not None and self.edge_budget < 0)
+
+    def _memo(self, wanted: bool, bits: int, depth: int) -> None:
+        """The kernel's memo of dead frontiers (see the class), where it is
+        sound: one colour, no symmetry, a window of at most 128 squares.
+        Without the game rule's corner contact the kernel searches a
+        relaxation (its leaves are verified), so the colour's one start
+        square, if it has one and no set-up, must still be covered."""
+        self.kernel_game = self.game
+        self.mparam = memo_window(self.puzzle) if wanted else None
+        if self.mparam is None or len(self.colors) != 1 or self.partner[0] >= 0:
+            self.memo_table = np.zeros((4, 3), dtype=np.uint64)
+            self.mkey = np.zeros((1, 4), dtype=np.uint64)
+            self.mparam = np.zeros(2, dtype=np.int64)
+            self.options &= ~kernel.MEMO
+            return
+        self.options |= kernel.MEMO
+        self.kernel_game = False
+        c, b = self.colors[0], self.puzzle.board
+        if len(b.starts[c]) == 1 and not self.puzzle.setup_of(c):
+            self.stars[:self.tb.n_words] |= words(b.start_masks[c], self.tb.n_words)
+        self.memo_table = np.zeros((1 << max(bits, 2), 3), dtype=np.uint64)
+        self.mkey = np.zeros((depth, 4), dtype=np.uint64)
 
     def _placement_lists(self, listed: set[int], rng: random.Random | None) -> None:
         """The placements of the listed pieces by first square (biggest
@@ -204,16 +234,21 @@ class CompiledWasteSearch:
 
     def step(self, max_nodes: int) -> Solution | None:
         """Search on for up to max_nodes nodes; a verified packing if one
-        was met (call again to go on), else None (see ``finished``)."""
+        was met (call again to go on), else None (see ``finished``). The
+        nodes of leaves the verifier turns down count against max_nodes,
+        so a call ends even where most leaves break a rule the kernel
+        does not prune."""
         tb = self.tb
-        while not self.finished:
+        end = self.nodes + max_nodes
+        while not self.finished and self.nodes < end:
             code = kernel.run(
                 tb.mask_word, tb.mask, tb.ring_word, tb.edge, tb.piece, tb.size, self.first_start, self.first_list,
-                self.stars, self.allow, self.starts, self.has_start, self.game, self.budget, tb.piece_size, tb.neighbour,
-                tb.not_left, tb.not_right, tb.width, tb.n_words, self.forb, self.occ, self.empty, self.hand,
+                self.stars, self.allow, self.starts, self.has_start, self.kernel_game, self.budget, tb.piece_size,
+                tb.neighbour, tb.not_left, tb.not_right, tb.width, tb.n_words, self.forb, self.occ, self.empty, self.hand,
                 self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
                 self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
-                self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter, self.ctl, max_nodes)
+                self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter,
+                self.memo_table, self.mkey, self.mparam, self.ctl, end - self.nodes)
             if code == kernel.DONE:
                 self.finished = True
             elif code == kernel.LEAF:
@@ -231,6 +266,18 @@ class CompiledWasteSearch:
         while not self.finished:
             sol = self.step(self.chunk)
             yield sol
+
+
+def memo_window(puzzle: Puzzle) -> np.ndarray | None:
+    """(back, bits) of the kernel's frontier key on this board: the
+    squares from s - back on that decide a node whose lowest empty square
+    is s (the farthest an edge reaches back, and a placement ahead from
+    its first square), or None where they exceed the key's 128 bits."""
+    tb, t = tables(puzzle.board), puzzle.table
+    back = max((s - int(u) for s in range(puzzle.board.size) for u in tb.neighbour[s] if 0 <= u < s), default=1)
+    ahead = max((max(sqs) - min(sqs) for sqs in t.squares), default=0)
+    bits = back + max(ahead, back)
+    return np.array([back, bits], dtype=np.int64) if bits <= 128 else None
 
 
 @lru_cache(maxsize=8)

@@ -13,7 +13,9 @@ small closed holes the small pieces left cannot fill exceed the budget
 (options: ONLY_ONE, FIT below), or (EDGES, one colour) when its spare
 squares' sides facing each other or the border, those there now and
 those the spare squares still to come must add, exceed the total every
-packing has. With a partner colour per colour
+packing has. With MEMO (one colour, searched without the game rule) a
+node whose frontier (_frontier_key) matches one whose subtree held no
+leaf is cut. With a partner colour per colour
 (``partner[0] >= 0``) each placement comes with its half-turned image
 (``img_p``) for the partner, and a spare square with its image: the
 half-turn symmetric packings only.
@@ -41,6 +43,9 @@ EVAL, NEXT, BACK = 0, 1, 2  # what to do at the current depth
 ONLY_ONE = 1  # options: count the squares only one colour can cover beyond its squares to place
 FIT = 2  # options: every piece in hand still has a placement on its colour's coverable squares
 EDGES = 4  # options, one colour only: the sides of its spare squares facing each other or the border (see _edge_waste)
+MEMO = 8  # options, one colour, no game rule: nodes searched through without a leaf remembered (_frontier_key)
+
+C_LEAVES, C_MEMO_HITS, C_MEMO_STORES = 5, 6, 7  # ctl beyond the first five
 
 
 @njit(cache=True)
@@ -295,6 +300,77 @@ def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budge
 
 
 @njit(cache=True)
+def _bits_at(row, a):
+    """The 64 bits of a multi-word row from bit a on (rows end in zero words)."""
+    i = a >> 6
+    off = a & 63
+    v = row[i] >> np.uint64(off)
+    if off:
+        v |= row[i + 1] << np.uint64(64 - off)
+    return v
+
+
+@njit(cache=True)
+def _frontier_key(occ, d, s, hand, mparam, key):
+    """key[0:3] = what decides the search below a node whose lowest empty
+    square is s, for one colour without the game rule: its covered
+    squares from s - back to s + ahead (mparam: back, window bits), its
+    hand and s. Every square before s is decided, and no piece placed
+    reaches past the window, so the squares left to cover, the forbidden
+    ones and the spare squares' sides so far (the spare squares' sides
+    identity applied to the squares before s) all follow from the key:
+    two nodes with one key have the same subtrees."""
+    back = mparam[0]
+    nbits = mparam[1]
+    a = s - back if s >= back else 0
+    lo = _bits_at(occ[d, 0], a)
+    hi = _bits_at(occ[d, 0], a + 64) if nbits > 64 else ZERO
+    if nbits < 64:
+        lo &= (ONE << np.uint64(nbits)) - ONE
+    elif nbits > 64 and nbits < 128:
+        hi &= (ONE << np.uint64(nbits - 64)) - ONE
+    key[0] = lo
+    key[1] = hi
+    key[2] = np.uint64(hand) | (np.uint64(s) << np.uint64(32))
+
+
+@njit(cache=True)
+def _memo_slot(key, n):
+    h = key[0] * np.uint64(0x9E3779B97F4A7C15) ^ key[1] * np.uint64(0xC2B2AE3D27D4EB4F) ^ key[2]
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(32)
+    return np.int64(h & np.uint64(n - 1)) & ~np.int64(3)
+
+
+@njit(cache=True)
+def _memo_has(memo, key):
+    """The node's key is among the dead ones (buckets of four entries; the
+    third word is stored plus one, so zero marks an empty entry)."""
+    b = _memo_slot(key, memo.shape[0])
+    tag = key[2] + ONE
+    for i in range(b, b + 4):
+        if memo[i, 2] == tag and memo[i, 0] == key[0] and memo[i, 1] == key[1]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _memo_store(memo, key, nodes):
+    """Remember a dead key: an empty entry of its bucket, else one by the
+    node count (an entry lost only costs a search again)."""
+    b = _memo_slot(key, memo.shape[0])
+    at = b + (nodes & 3)
+    for i in range(b, b + 4):
+        if memo[i, 2] == ZERO:
+            at = i
+            break
+    memo[at, 0] = key[0]
+    memo[at, 1] = key[1]
+    memo[at, 2] = key[2] + ONE
+
+
+@njit(cache=True)
 def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, empty, hand, left):
     """Colour c places p in the state at depth e."""
     n_col = forb.shape[1]
@@ -316,7 +392,8 @@ def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, em
 def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, stars, allow,
         starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
         forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
-        rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, free, edge_budget, perimeter, ctl, max_nodes):
+        rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, free, edge_budget, perimeter,
+        memo, mkey, mparam, ctl, max_nodes):
     """Search on from the state in the arrays for at most max_nodes nodes;
     returns BUDGET, LEAF or DONE (see the module)."""
     n_col = forb.shape[1]
@@ -348,6 +425,7 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
                 ctl[0] = d
                 ctl[1] = BACK
                 ctl[2] += nodes
+                ctl[C_LEAVES] += 1
                 return LEAF
             s = -1
             for w in range(nw):
@@ -357,6 +435,13 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
             if s < 0:
                 state = BACK
                 continue
+            if options & MEMO:
+                _frontier_key(occ, d, s, hand[d, 0], mparam, mkey[d])
+                if _memo_has(memo, mkey[d]):
+                    ctl[C_MEMO_HITS] += 1
+                    state = BACK
+                    continue
+                mkey[d, 3] = np.uint64(ctl[C_LEAVES])  # leaves met before its subtree
             sq[d] = s
             it[d] = 0
             state = NEXT
@@ -438,6 +523,9 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
                     d = e
                     state = EVAL
                     continue
+            if options & MEMO and mkey[d, 3] == np.uint64(ctl[C_LEAVES]):  # searched through, no leaf
+                _memo_store(memo, mkey[d], ctl[2] + nodes)
+                ctl[C_MEMO_STORES] += 1
             state = BACK
         else:
             if d == 0:

@@ -29,6 +29,20 @@ def _packings(search) -> list[frozenset]:
     return got
 
 
+def _one_colour_puzzles(heights: tuple[int, ...]) -> list:
+    """The one-colour puzzles among 300 random ones, and seven pieces (22
+    squares) on 3 x h boards."""
+    from solver.core.geometry import Board
+    from solver.core.pieces import piece_by_name
+    from solver.puzzle.definition import Puzzle
+
+    randoms = (random_puzzle(seed, max_pieces=5, goals=("place-all",)) for seed in range(300))
+    puzzles = [p for p in randoms if len(p.colors) == 1]
+    starts = (frozenset([0]), frozenset(), frozenset(), frozenset())
+    pieces = tuple(sorted(piece_by_name(n).index for n in ("1", "2", "I3", "V3", "L4", "T4", "P")))
+    return puzzles + [Puzzle(Board(3, h, frozenset(), starts), (0,), {0: pieces}, name=f"3x{h}") for h in heights]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_compiled_search_finds_exactly_the_brute_force_packings(seed):
     puzzle = random_puzzle(seed, max_pieces=5, goals=("place-all",))
@@ -53,14 +67,7 @@ def test_bounding_the_spare_squares_sides_loses_no_packing():
     """One-colour puzzles (random, and seven pieces on 3 x 12 and 3 x 13,
     thousands of packings): the same packings with the bound and without,
     in fewer nodes where it binds."""
-    from solver.core.geometry import Board
-    from solver.core.pieces import piece_by_name
-    from solver.puzzle.definition import Puzzle
-
-    puzzles = [p for seed in range(300) if len((p := random_puzzle(seed, max_pieces=5, goals=("place-all",))).colors) == 1]
-    starts = (frozenset([0]), frozenset(), frozenset(), frozenset())
-    pieces = tuple(sorted(piece_by_name(n).index for n in ("1", "2", "I3", "V3", "L4", "T4", "P")))
-    puzzles += [Puzzle(Board(3, h, frozenset(), starts), (0,), {0: pieces}, name=f"3x{h}") for h in (12, 13)]
+    puzzles = _one_colour_puzzles((12, 13))
     without = wastekernel.ONLY_ONE | wastekernel.FIT
     packings = fewer = 0
     for puzzle in puzzles:
@@ -108,3 +115,24 @@ connect = "game"
     want = {s for s in every if all((cmap[c], pmap[p]) in s for c, p in s)}
     got = set(_packings(CompiledWasteSearch(puzzle, symmetric=True)))
     assert got == want and len(want) == 4
+
+
+def test_the_memo_of_dead_frontiers_loses_no_packing():
+    """One-colour puzzles (random ones with set-ups, blocked squares and
+    stars, and seven pieces on 3 x 12, hundreds of packings): the same
+    packings with the memo and without, the memo consulted, and a board
+    no packing fits (3 x 11) proven so both ways."""
+    puzzles = _one_colour_puzzles((11, 12))
+    packings = memoised = hits = 0
+    for puzzle in puzzles:
+        memo, plain = CompiledWasteSearch(puzzle, memo=True, memo_bits=10), CompiledWasteSearch(puzzle)
+        got = set(_packings(memo))
+        assert got == set(_packings(plain)) and memo.finished, puzzle.name
+        for s in got:
+            verify(puzzle, list(s))
+        packings += len(got)
+        memoised += bool(memo.options & wastekernel.MEMO)
+        hits += int(memo.ctl[wastekernel.C_MEMO_HITS])
+        if puzzle.name == "3x11":
+            assert not got
+    assert packings >= 300 and memoised >= 20 and hits >= 1000
