@@ -3,7 +3,7 @@ rule (the first piece on a corner, every piece touching the colour at a
 corner and never at an edge): every rectangle by area, each engine alone.
 
     python benchmarks/smallest_boards.py [--limit 10] [--min-area 89] [--max-area 160] [--min-width 3] [--json out.json]
-                                         [--search-mode auto|exhaustive]
+                                         [--search-mode auto|exhaustive] [--engines search,cpsat]
                                          [--image docs/smallest-one-colour.png]
 
 Rectangles W x H with W <= H (a rectangle and its transpose are the same
@@ -15,8 +15,10 @@ solved by the search engine and by CP-SAT (two workers), ``--limit``
 seconds each, through :func:`solver.solving.solve` (every packing
 verified; ``--search-mode exhaustive`` gives the search engine's
 complete search the whole limit, where ``auto`` shares it with the
-beams). A rectangle is *packed* when an engine packs it, *impossible*
-when both engines prove it INFEASIBLE, else *open*. Beside them, a
+beams; ``--engines search`` runs one engine only). A rectangle is
+*packed* when an engine packs it, *impossible* when both engines prove
+it INFEASIBLE, else *open* (a proof by one engine is shown as its
+status). Beside them, a
 counting bound that needs no search: the pieces' perimeters add up to 216
 unit edges (no two pieces of a colour share an edge), each edge is on the
 board's border or faces an empty square, and an empty square faces at
@@ -69,9 +71,13 @@ def main() -> None:
     ap.add_argument("--max-area", type=int, default=160)
     ap.add_argument("--min-width", type=int, default=3)
     ap.add_argument("--search-mode", default="auto", choices=["auto", "exhaustive"])
+    ap.add_argument("--engines", default="search,cpsat", help="the engines to run, comma-separated")
     ap.add_argument("--json", help="write every rectangle's figures here")
     ap.add_argument("--image", help="draw the smallest packing found here (.png or .svg)")
     args = ap.parse_args()
+    engines = args.engines.split(",")
+    if not engines or set(engines) - {"search", "cpsat"}:
+        ap.error(f"--engines takes search, cpsat or both, not {args.engines!r}")
     boxes = sorted(((w, h) for w in range(args.min_width, 30) for h in range(w, 100)
                     if max(SQUARES, args.min_area) <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
     rows = []
@@ -80,19 +86,20 @@ def main() -> None:
         puzzle = one_colour(w, h)
         row = {"board": f"{w}x{h}", "area": w * h, "counting_bound": counting_bound(w, h)}
         verdict = "open"
-        for engine in ("search", "cpsat"):
+        for engine in engines:
             r = solve(puzzle, engine, time_limit=args.limit, mode=args.search_mode if engine == "search" else "auto")
             placed = 0 if r.best_partial else len(r.placements)
             row[engine] = {"status": r.status.value, "seconds": round(r.seconds, 2), "placed": len(r.placements)}
             if r.status.value == "OPTIMAL" and placed == 21:
                 verdict = "packed"
                 row["packing"] = [(c, puzzle.table.name(p)) for c, p in r.placements]
-        if verdict == "open" and all(row[e]["status"] == "INFEASIBLE" for e in ("search", "cpsat")):
+        if verdict == "open" and all(row.get(e, {}).get("status") == "INFEASIBLE" for e in ("search", "cpsat")):
             verdict = "impossible"
         row["verdict"] = verdict
         rows.append(row)
         cells = [f"{row[e]['status']} {row[e]['seconds']:.1f}s" + (f" {row[e]['placed']}p" if row[e]["status"] == "UNKNOWN"
-                                                                    else "") for e in ("search", "cpsat")]
+                                                                    else "") if e in row else "-"
+                 for e in ("search", "cpsat")]
         below = " (below the counting bound)" if w * h < row["counting_bound"] else ""
         print(f"{w}x{h:<3} {w * h:>5} {row['counting_bound']:>11}  {cells[0]:<22} {cells[1]:<22} {verdict}{below}",
               flush=True)

@@ -30,6 +30,8 @@ from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
 
+MEMO_START_BITS = 20  # the memo table's first size: 2**20 entries (24 MB)
+
 
 class CompiledWasteSearch:
     """``solutions()`` yields every packing of a place-all puzzle (each once,
@@ -44,8 +46,8 @@ class CompiledWasteSearch:
     without the game rule's corner contact (the verifier still checks
     every leaf) and remembers each node it searched through without a
     leaf by its frontier, so a node with the same frontier and hand is
-    not searched again; ``memo_bits`` sizes that table (2**bits entries
-    of 32 bytes)."""
+    not searched again; the table starts at 2**20 entries of 24 bytes
+    and doubles as it fills, up to 2**``memo_bits``."""
 
     name = "compiled waste search"
 
@@ -53,7 +55,7 @@ class CompiledWasteSearch:
                  options: int = kernel.ONLY_ONE | kernel.FIT | kernel.EDGES, spread: float = 0.0,
                  symmetric: bool = False,
                  symmetry: tuple[list[int], dict[int, int]] | None = None,
-                 memo: bool = False, memo_bits: int = 22):
+                 memo: bool = False, memo_bits: int = 24):
         if puzzle.goal is not Goal.PLACE_ALL:
             raise ValueError(f"{puzzle.name}: the waste search packs place-all puzzles")
         problem = unsupported(puzzle.board)
@@ -116,12 +118,24 @@ class CompiledWasteSearch:
             self.options &= ~kernel.MEMO
             return
         self.options |= kernel.MEMO
+        self.memo_stores = 0  # stores when the table last grew
         self.kernel_game = False
         c, b = self.colors[0], self.puzzle.board
         if len(b.starts[c]) == 1 and not self.puzzle.setup_of(c):
             self.stars[:self.tb.n_words] |= words(b.start_masks[c], self.tb.n_words)
-        self.memo_table = np.zeros((1 << max(bits, 2), 3), dtype=np.uint64)
+        self.memo_table = np.zeros((1 << min(max(bits, 2), MEMO_START_BITS), 3), dtype=np.uint64)
+        self.memo_most = 1 << max(bits, 2)
         self.mkey = np.zeros((depth, 4), dtype=np.uint64)
+
+    def _grow_memo(self) -> None:
+        """Double the memo table once it has taken as many stores as it has
+        entries since it last grew (up to 2**memo_bits entries)."""
+        size = self.memo_table.shape[0]
+        if size >= self.memo_most or self.ctl[kernel.C_MEMO_STORES] - self.memo_stores < size:
+            return
+        table = np.zeros((2 * size, 3), dtype=np.uint64)
+        kernel.memo_rehash(self.memo_table, table)
+        self.memo_table, self.memo_stores = table, int(self.ctl[kernel.C_MEMO_STORES])
 
     def _placement_lists(self, listed: set[int], rng: random.Random | None) -> None:
         """The placements of the listed pieces by first square (biggest
@@ -249,6 +263,8 @@ class CompiledWasteSearch:
                 self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
                 self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter,
                 self.memo_table, self.mkey, self.mparam, self.ctl, end - self.nodes)
+            if self.options & kernel.MEMO:
+                self._grow_memo()
             if code == kernel.DONE:
                 self.finished = True
             elif code == kernel.LEAF:

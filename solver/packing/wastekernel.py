@@ -371,6 +371,19 @@ def _memo_store(memo, key, nodes):
 
 
 @njit(cache=True)
+def memo_rehash(old, new):
+    """Every entry of the memo table ``old`` stored again in ``new`` (a
+    larger table: the hash's low bits pick the bucket)."""
+    key = np.zeros(3, dtype=np.uint64)
+    for i in range(old.shape[0]):
+        if old[i, 2] != ZERO:
+            key[0] = old[i, 0]
+            key[1] = old[i, 1]
+            key[2] = old[i, 2] - ONE
+            _memo_store(new, key, i)
+
+
+@njit(cache=True)
 def _apply(e, c, p, mask_word, mask, ring_word, edge, piece, size, forb, occ, empty, hand, left):
     """Colour c places p in the state at depth e."""
     n_col = forb.shape[1]

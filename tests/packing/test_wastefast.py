@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from solver.formats.puzzle_file import load_puzzle
-from solver.packing import wastekernel
+from solver.packing import wastefast, wastekernel
 from solver.packing.waste import WasteSearch
 from solver.packing.wastefast import CompiledWasteSearch
 from solver.puzzle.verify import verify
@@ -117,15 +117,18 @@ connect = "game"
     assert got == want and len(want) == 4
 
 
-def test_the_memo_of_dead_frontiers_loses_no_packing():
+def test_the_memo_of_dead_frontiers_loses_no_packing(monkeypatch):
     """One-colour puzzles (random ones with set-ups, blocked squares and
     stars, and seven pieces on 3 x 12, hundreds of packings): the same
     packings with the memo and without, the memo consulted, and a board
-    no packing fits (3 x 11) proven so both ways."""
+    no packing fits (3 x 11) proven so both ways; the memo's table
+    starting at 16 entries and growing to 1024 on the way (the search
+    cut into chunks of 997 nodes, the table grows between them)."""
+    monkeypatch.setattr(wastefast, "MEMO_START_BITS", 4)
     puzzles = _one_colour_puzzles((11, 12))
-    packings = memoised = hits = 0
+    packings = memoised = hits = grown = 0
     for puzzle in puzzles:
-        memo, plain = CompiledWasteSearch(puzzle, memo=True, memo_bits=10), CompiledWasteSearch(puzzle)
+        memo, plain = CompiledWasteSearch(puzzle, chunk=997, memo=True, memo_bits=10), CompiledWasteSearch(puzzle)
         got = set(_packings(memo))
         assert got == set(_packings(plain)) and memo.finished, puzzle.name
         for s in got:
@@ -135,4 +138,5 @@ def test_the_memo_of_dead_frontiers_loses_no_packing():
         hits += int(memo.ctl[wastekernel.C_MEMO_HITS])
         if puzzle.name == "3x11":
             assert not got
-    assert packings >= 300 and memoised >= 20 and hits >= 1000
+        grown += len(memo.memo_table) > 16
+    assert packings >= 300 and memoised >= 20 and hits >= 1000 and grown >= 5
