@@ -17,8 +17,8 @@ verified; ``--search-mode exhaustive`` gives the search engine's
 complete search the whole limit, where ``auto`` shares it with the
 beams; ``--engines search`` runs one engine only). A rectangle is
 *packed* when an engine packs it, *impossible* when both engines prove
-it INFEASIBLE, else *open* (a proof by one engine is shown as its
-status). Beside them, a
+it INFEASIBLE, *impossible by search only* (or cpsat) when one does,
+else *open*. Beside them, a
 counting bound that needs no search: the pieces' perimeters add up to 216
 unit edges (no two pieces of a colour share an edge), each edge is on the
 board's border or faces an empty square, and an empty square faces at
@@ -93,13 +93,12 @@ def main() -> None:
             if r.status.value == "OPTIMAL" and placed == 21:
                 verdict = "packed"
                 row["packing"] = [(c, puzzle.table.name(p)) for c, p in r.placements]
-        if verdict == "open" and all(row.get(e, {}).get("status") == "INFEASIBLE" for e in ("search", "cpsat")):
-            verdict = "impossible"
+        proved = [e for e in ("search", "cpsat") if row.get(e, {}).get("status") == "INFEASIBLE"]
+        if verdict == "open" and proved:
+            verdict = "impossible" if len(proved) == 2 else f"impossible by {proved[0]} only"
         row["verdict"] = verdict
         rows.append(row)
-        cells = [f"{row[e]['status']} {row[e]['seconds']:.1f}s" + (f" {row[e]['placed']}p" if row[e]["status"] == "UNKNOWN"
-                                                                    else "") if e in row else "-"
-                 for e in ("search", "cpsat")]
+        cells = [_cell(row[e]) if e in row else "-" for e in ("search", "cpsat")]
         below = " (below the counting bound)" if w * h < row["counting_bound"] else ""
         print(f"{w}x{h:<3} {w * h:>5} {row['counting_bound']:>11}  {cells[0]:<22} {cells[1]:<22} {verdict}{below}",
               flush=True)
@@ -108,6 +107,13 @@ def main() -> None:
     packed = [row for row in rows if row["verdict"] == "packed"]
     if args.image and packed:
         draw(packed[0], args.image)
+
+
+def _cell(run: dict) -> str:
+    """An engine's run as the table shows it: status, seconds, and the
+    pieces placed when it ran out of time."""
+    placed = f" {run['placed']}p" if run["status"] == "UNKNOWN" else ""
+    return f"{run['status']} {run['seconds']:.1f}s{placed}"
 
 
 def draw(row: dict, path: str) -> None:

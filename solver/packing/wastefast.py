@@ -258,8 +258,8 @@ class CompiledWasteSearch:
             code = kernel.run(
                 tb.mask_word, tb.mask, tb.ring_word, tb.edge, tb.piece, tb.size, self.first_start, self.first_list,
                 self.stars, self.allow, self.starts, self.has_start, self.kernel_game, self.budget, tb.piece_size,
-                tb.neighbour, tb.not_left, tb.not_right, tb.width, tb.n_words, self.forb, self.occ, self.empty, self.hand,
-                self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
+                tb.neighbour, tb.not_left, tb.not_right, tb.width, tb.n_words, self.forb, self.occ, self.empty,
+                self.hand, self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
                 self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
                 self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter,
                 self.memo_table, self.mkey, self.mparam, self.ctl, end - self.nodes)
