@@ -57,6 +57,7 @@ WASTE_CHUNK = 50_000  # nodes of the compiled waste search between looks (about 
 QUICK_NODES = 2_000  # nodes of the Python exhaustive search before the compiled one takes over (about 0.4 s) ...
 QUICK_SECONDS = 0.5  # ... or its seconds, when its nodes are slow (one colour on a 3 x 43 board: 2 ms each)
 MEMO_SPARE = 0.45  # one colour with at most this share of its squares spare: the waste search's memo on
+MEMO_SHARE = 0.7  # the complete search's share of the time beside the beams (0.7) when it has the memo (else 0.3)
 
 
 def solve(
@@ -181,7 +182,8 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: Deadl
     exhaustive = None
     if mode in (Mode.AUTO, Mode.GENERAL, Mode.EXHAUSTIVE):
         exhaustive = _complete_search(puzzle, stop_after=1)
-        tasks["exhaustive"] = (_collect(exhaustive, found, labelled=True), 0.2 if symmetric else 0.3)
+        share = MEMO_SHARE if getattr(exhaustive, "memo", False) else 0.2 if symmetric else 0.3
+        tasks["exhaustive"] = (_collect(exhaustive, found, labelled=True), share)
 
     def nodes() -> int:
         return sum(r.nodes for r in runners) + (exhaustive.nodes if exhaustive else 0)
