@@ -61,7 +61,8 @@ def main() -> None:
         puzzle = one_colour(w, h)
         arms = [True] if args.memo_only else [True, False] if n % 2 == 0 else [False, True]
         got = {memo: run(puzzle, memo, args.bits, args.limit) for memo in arms}
-        cells = [f"{a} {s:.1f}s {nodes / 1e6:.2f}M nodes" for a, nodes, s in (got[m] for m in (True, False) if m in got)]
+        cells = [f"{a} {s:.1f}s {nodes / 1e6:.2f}M nodes"
+                 for a, nodes, s in (got[m] for m in (True, False) if m in got)]
         window = memo_window(puzzle)
         line = f"{name:>6} {puzzle.spare_squares / puzzle.free_squares:>5.2f} {int(window[1]):>6}  {cells[0]:<30}"
         if not args.memo_only:
