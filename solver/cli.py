@@ -25,6 +25,7 @@ from solver.errors import BlokusError, OptionError, OutputError
 from solver.formats.solution_file import placement_json, solution_to_json
 from solver.options import MAX_WORKERS, check_int, check_time_limit
 from solver.packing.driver import MODES
+from solver.puzzle.crosscheck import agreement, both_final
 from solver.puzzle.definition import Goal
 from solver.puzzle.result import Status
 from solver.solving import ENGINES, MAX_SEED, NAMED, SOLVE_ENGINES, Engine
@@ -600,6 +601,7 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
         obj["engines"] = {name: _engine_json(r) for name, r in result.engines.items()}
         obj["agree"] = result.disagreement is None
         obj["disagreement"] = result.disagreement
+        obj["both_final"] = both_final(puzzle, *result.engines.values())
     if args.render:
         obj["image"] = args.render if result.placements and not failed else None
         if failed:
@@ -643,7 +645,8 @@ def _print_solve(args, puzzle, result, failed: list[str]) -> None:
             extra = f", objective {r.objective}" if r.objective is not None else ""
             extra += f", {counted(r.solution_count, 'solution')}" if r.solution_count is not None else ""
             print(f"  {name:<7} {r.status.value:<11} {r.seconds:7.2f} s  {r.method}{extra}")
-        print("  The engines agree." if not result.disagreement else f"  DISAGREEMENT: {result.disagreement}")
+        first, second = result.engines.values()
+        print(f"  {agreement(puzzle, first, second)}")
     if result.order:
         print()
         print("Play order:")

@@ -42,6 +42,36 @@ def disagreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str | None:
     return None
 
 
+def _final(r: SolveResult, counting: bool) -> bool:
+    return r.status.definitive and (not counting or r.count_complete)
+
+
+def both_final(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> bool:
+    """Whether both engines reached a final answer (a proven one, and a
+    complete count where counting), so that agreeing confirms it twice."""
+    counting = a.solution_count is not None or b.solution_count is not None
+    return _final(a, counting) and _final(b, counting)
+
+
+def agreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str:
+    """One line on how two verified answers relate: a disagreement, a final
+    answer both engines reached, or no contradiction because one or both
+    engines ended without a final answer."""
+    found = disagreement(puzzle, a, b)
+    if found:
+        return f"DISAGREEMENT: {found}"
+    if both_final(puzzle, a, b):
+        return "The engines agree."
+    counting = a.solution_count is not None or b.solution_count is not None
+    open_ = [r for r in (a, b) if not _final(r, counting)]
+    why = ", ".join(f"{r.engine} {r.status.value}" + (" with the count not complete" if counting and r.status.definitive
+                                                        else "") for r in open_)
+    if len(open_) == 2:
+        return f"No contradiction, but neither engine reached a final answer ({why})."
+    other = a if open_[0] is b else b
+    return f"No contradiction, but only {other.engine} reached a final answer ({why})."
+
+
 def _rank(r: SolveResult) -> tuple:
     order = {Status.OPTIMAL: 3, Status.INFEASIBLE: 3, Status.FEASIBLE: 2, Status.UNKNOWN: 1}
     return (order[r.status], r.objective if r.objective is not None else -(10**9))

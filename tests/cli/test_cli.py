@@ -422,3 +422,16 @@ def test_both_engines_and_one_solution_read_right(capsys):
     out = capsys.readouterr().out
     assert "Status: OPTIMAL (both engines, " in out
     assert "Solutions: 1\n" in out and ", 1 solution" in out and "1 solutions" not in out
+    assert "  The engines agree.\n" in out
+
+
+def test_both_engines_say_whether_each_reached_a_final_answer(capsys):
+    obj = run_json(capsys, "solve", str(PUZZLE_DIR / "stars-8x8.toml"), "--engine", "both", "--count")
+    assert obj["agree"] is True and obj["both_final"] is True
+    args = ["solve", str(PUZZLE_DIR / "tetromino-8x10.toml"), "--engine", "both", "--count", "--time-limit", "2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "  No contradiction, but neither engine reached a final answer (search " in out
+    assert main(args + ["--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["agree"] is True and obj["both_final"] is False
