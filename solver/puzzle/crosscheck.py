@@ -46,10 +46,14 @@ def _final(r: SolveResult, counting: bool) -> bool:
     return r.status.definitive and (not counting or r.count_complete)
 
 
+def _counting(a: SolveResult, b: SolveResult) -> bool:
+    return a.solution_count is not None or b.solution_count is not None
+
+
 def both_final(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> bool:
     """Whether both engines reached a final answer (a proven one, and a
     complete count where counting), so that agreeing confirms it twice."""
-    counting = a.solution_count is not None or b.solution_count is not None
+    counting = _counting(a, b)
     return _final(a, counting) and _final(b, counting)
 
 
@@ -62,7 +66,7 @@ def agreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str:
         return f"DISAGREEMENT: {found}"
     if both_final(puzzle, a, b):
         return "The engines agree."
-    counting = a.solution_count is not None or b.solution_count is not None
+    counting = _counting(a, b)
     open_ = [r for r in (a, b) if not _final(r, counting)]
     why = ", ".join(f"{r.engine} {r.status.value}" + (" with the count not complete" if counting and r.status.definitive
                                                         else "") for r in open_)
