@@ -601,7 +601,7 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
         obj["engines"] = {name: _engine_json(r) for name, r in result.engines.items()}
         obj["agree"] = result.disagreement is None
         obj["disagreement"] = result.disagreement
-        obj["both_final"] = both_final(puzzle, *result.engines.values())
+        obj["both_final"] = both_final(*result.engines.values())
     if args.render:
         obj["image"] = args.render if result.placements and not failed else None
         if failed:

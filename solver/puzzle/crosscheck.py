@@ -50,7 +50,7 @@ def _counting(a: SolveResult, b: SolveResult) -> bool:
     return a.solution_count is not None or b.solution_count is not None
 
 
-def both_final(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> bool:
+def both_final(a: SolveResult, b: SolveResult) -> bool:
     """Whether both engines reached a final answer (a proven one, and a
     complete count where counting), so that agreeing confirms it twice."""
     counting = _counting(a, b)
@@ -64,7 +64,7 @@ def agreement(puzzle: Puzzle, a: SolveResult, b: SolveResult) -> str:
     found = disagreement(puzzle, a, b)
     if found:
         return f"DISAGREEMENT: {found}"
-    if both_final(puzzle, a, b):
+    if both_final(a, b):
         return "The engines agree."
     counting = _counting(a, b)
     open_ = [r for r in (a, b) if not _final(r, counting)]

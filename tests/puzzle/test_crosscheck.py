@@ -17,13 +17,13 @@ def _result(engine: str, status: Status, **kw) -> SolveResult:
 
 def test_both_proven_is_agreement():
     a, b = _result("search", Status.INFEASIBLE), _result("cpsat", Status.INFEASIBLE)
-    assert both_final(PUZZLE, a, b)
+    assert both_final(a, b)
     assert agreement(PUZZLE, a, b) == "The engines agree."
 
 
 def test_one_engine_unfinished_is_no_contradiction_only():
     a, b = _result("search", Status.INFEASIBLE), _result("cpsat", Status.UNKNOWN)
-    assert not both_final(PUZZLE, a, b)
+    assert not both_final(a, b)
     assert agreement(PUZZLE, a, b) == "No contradiction, but only search reached a final answer (cpsat UNKNOWN)."
     assert agreement(PUZZLE, b, a) == "No contradiction, but only search reached a final answer (cpsat UNKNOWN)."
 
@@ -37,7 +37,7 @@ def test_neither_finished():
 def test_an_incomplete_count_is_not_final():
     a = _result("search", Status.OPTIMAL, solution_count=3, count_complete=True)
     b = _result("cpsat", Status.OPTIMAL, solution_count=2, count_complete=False)
-    assert not both_final(PUZZLE, a, b)
+    assert not both_final(a, b)
     assert agreement(PUZZLE, a, b) == ("No contradiction, but only search reached a final answer "
                                        "(cpsat OPTIMAL with the count not complete).")
 
