@@ -584,6 +584,7 @@ def _solve_json(args, puzzle, result, failed: list[str]) -> dict:
         "engine_reason": result.engine_reason,
         "method": result.method,
         "seconds": round(result.seconds, 3),
+        "compile_seconds": round(result.compile_seconds, 3),
         "nodes": result.nodes,
         "order": [placement_json(t, puzzle.color_name(c), p) for c, p in result.order],
         "pieces_left": {puzzle.color_name(c): [PIECES[i].name for i in _left(puzzle, result, c)]

@@ -126,6 +126,7 @@ def solve(puzzle: Puzzle, engine: Engine | str = Engine.AUTO, progress: Progress
         else:
             result = _run(puzzle, engine, opts, progress, stop, restart)
     result.seconds = clock.elapsed
+    result.compile_seconds = clock.held
     result.engine_reason = reason
     return result
 

@@ -27,7 +27,7 @@ TICK = 0.5  # seconds between redraws of the bar while nothing is reported (the 
 # what compiles, by the kernel's package, in the words of the notice
 KERNEL_KINDS = {"solver.endgame": "the game-tree engine", "solver.packing": "the packing kernels",
                 "solver.kernels": "the bitboard helpers"}
-ONCE = "once per install, up to a minute or two"
+ONCE = "once per install, up to a minute or two, not counted in the time limit"
 COMPILE_NOTE = f"{ONCE}; 'blokus warm-up' compiles every kernel ahead"
 
 
@@ -56,8 +56,9 @@ class ProgressView:
     :func:`solver.kernels.compiles.compile_watch` callback). On a terminal a
     tqdm bar: the share of the steps done with an estimate of what is left
     when the work counts steps, else the time used of ``limit``; what the
-    engine has to show beside it; redrawn every half second, so the clock
-    moves while a kernel compiles. Elsewhere one line per report, as in a
+    engine has to show beside it; redrawn every half second, the clock
+    standing still while a kernel compiles (as the work's clock does,
+    :mod:`solver.deadline`). Elsewhere one line per report, as in a
     log. ``done()`` ends the bar (call it when the work ends)."""
 
     def __init__(self, limit: float | None = None, stream: TextIO | None = None, tty: bool | None = None):
@@ -148,10 +149,15 @@ class ProgressView:
             return
 
         def tick() -> None:
+            last = time.time()
             while not self.ended.wait(TICK):
                 with self.lock:
+                    now = time.time()
+                    since, last = now - last, now
                     if self.bar is None:
                         continue
+                    if self.compiles:  # the work's clock stands still while a kernel compiles
+                        self.bar.start_t += since
                     if not self.last.total and self.limit:  # the time bar follows the clock
                         self.bar.n = min(time.time() - self.bar.start_t, self.limit)
                     self.bar.set_description_str(self._text(), refresh=False)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from solver.deadline import hold_clocks
+
 _WATCHERS: list[Callable[[str, bool], None]] = []
 
 
@@ -25,6 +27,8 @@ def compile_watch(callback: Callable[[str, bool], None]) -> Iterator[None]:
 
 
 def tell(module: str, started: bool) -> None:
-    """Called by the kernel cache (:class:`solver.kernels.jit.KernelCache`)."""
+    """Called by the kernel cache (:class:`solver.kernels.jit.KernelCache`);
+    every clock stands still while the compile runs (:func:`solver.deadline.hold_clocks`)."""
+    hold_clocks(started)
     for callback in list(_WATCHERS):
         callback(module, started)

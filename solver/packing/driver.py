@@ -110,27 +110,31 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
     until ``stop()``, the deadline (the run's, or an earlier one), the
     ``decisive`` task finishing, or every task finishing; returns the names
     of the tasks that finished."""
-    at = (deadline or run.clock).at
+    clock = deadline or run.clock
     used = {name: 0.0 for name in tasks}
     finished: set[str] = set()
     live = dict(tasks)
     while live:
         name = min(live, key=lambda n: used[n] / live[n][1])
-        t0 = time.monotonic()
-        end = t0 + SLICE if at is None else min(t0 + SLICE, at)
+        t0, held0, left = time.monotonic(), clock.held, clock.left()
+        length = SLICE if left is None else min(SLICE, left)
+
+        def spent() -> float:  # the slice's seconds so far, a kernel compile inside it not counted
+            return time.monotonic() - t0 - (clock.held - held0)
+
         try:
             while True:
                 next(live[name][0])
-                if stop() or time.monotonic() >= end:
+                if stop() or spent() >= length:
                     break
         except StopIteration:
             finished.add(name)
             del live[name]
-        used[name] += time.monotonic() - t0
+        used[name] += spent()
         run.interrupted = run.stop is not None and run.stop.is_set()
         run.nodes = nodes()
         run.report()
-        if run.interrupted or decisive in finished or stop() or (at is not None and time.monotonic() >= at):
+        if run.interrupted or decisive in finished or stop() or clock.expired():
             break
     return finished
 

@@ -72,7 +72,8 @@ class SolveResult:
     status: Status
     engine: str
     method: str = ""
-    seconds: float = 0.0
+    seconds: float = 0.0  # the solve's own time: kernel compiles not counted (they stop the clock)
+    compile_seconds: float = 0.0  # kernel compiles during the solve (a first run on a machine)
     nodes: int = 0
     placements: Solution = field(default_factory=list)
     order: Solution = field(default_factory=list)
