@@ -116,21 +116,16 @@ def _schedule(run: _Run, tasks: dict[str, tuple[Iterator, float]], nodes: Callab
     live = dict(tasks)
     while live:
         name = min(live, key=lambda n: used[n] / live[n][1])
-        t0, held0, left = time.monotonic(), clock.held, clock.left()
-        length = SLICE if left is None else min(SLICE, left)
-
-        def spent() -> float:  # the slice's seconds so far, a kernel compile inside it not counted
-            return time.monotonic() - t0 - (clock.held - held0)
-
+        part = clock.within(SLICE)  # (a kernel compile inside the slice is not counted)
         try:
             while True:
                 next(live[name][0])
-                if stop() or spent() >= length:
+                if stop() or part.expired():
                     break
         except StopIteration:
             finished.add(name)
             del live[name]
-        used[name] += spent()
+        used[name] += part.elapsed
         run.interrupted = run.stop is not None and run.stop.is_set()
         run.nodes = nodes()
         run.report()
