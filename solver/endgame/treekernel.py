@@ -169,6 +169,8 @@ class Params(NamedTuple):
     reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
     order_eval: int  # rows up to this many plies below the root order moves by a static evaluation too (0: none)
     solo_attach: int  # 1: settling solo optima by attach squares (_solo_search), else move by move
+    root_ply: int = 0  # the ply of a larger tree the root stands at (a split root's child: 1); no move is wanted
+    # of a root below the top, so it is settled and bounded as any node there
 
 
 class Table(NamedTuple):
@@ -655,7 +657,7 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
             ctl[C_SETTLED] += 1
     lo, hi = _bounds(tb, st, sp, d)
-    if d <= sp.tight:
+    if d + sp.root_ply <= sp.tight:
         lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
         if hi <= alpha or lo >= beta:
             ctl[C_BOUND_CUTS] += 1
@@ -1154,7 +1156,7 @@ def _order(tb, sp, st, mem, d, c, n, tt_move):
     piece size counts as much as two squares taken from the other side)."""
     k0 = st.killers[d, 0]
     k1 = st.killers[d, 1]
-    scored = d <= sp.order_eval
+    scored = d + sp.root_ply <= sp.order_eval
     for i in range(n):
         p = st.moves[d, i]
         if p == tt_move:
@@ -1266,7 +1268,7 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
         if hi <= alpha:
             st.stats[d, 2] += 1
             return 1, hi
-    elif d > 0 and sp.settle:
+    elif d + sp.root_ply > 0 and sp.settle:
         lo, hi = _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta)
         if c >= 0 and st.skip[d] & (np.int64(1) << c):
             c = UNKNOWN  # taken out as settled: the turn passes on
@@ -1296,7 +1298,7 @@ def _enter(tb, sp, st, tt, mem, so, ctl, d):
             st.stats[d, 4] += 1
             return 1, v
     maximising = sp.maximiser[c] == 1
-    if 0 < d <= sp.etc_plies:
+    if 0 < d + sp.root_ply <= sp.etc_plies:
         cut, v = _etc(tb, st, tt, d, c, n, maximising, alpha, beta)
         if cut:
             ctl[C_ETC] += 1

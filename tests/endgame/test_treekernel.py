@@ -390,6 +390,27 @@ def test_root_split_on_two_threads_equals_minimax():
         assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
 
 
+def test_a_root_below_the_top_keeps_values_exact():
+    """Params.root_ply (a split root's child searched as a root of its own:
+    settled, bounded and ordered as the row below the top): the values of
+    minimax at one and two plies down, on small boards, small hands, Duo."""
+    found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=700)
+    found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=700)
+    found += endgames(DUO, 6, most=8, cap=1500, seed0=700)
+    settled = 0
+    for pos, oracle in found:
+        for ply in (1, 2):
+            params = te.two_player_params(pos, te.TWO_PLAYER)._replace(root_ply=ply)
+            out = te.engine(pos.board, 14).run(pos.copy(), params, None)
+            assert out.value == oracle(pos)[0], ply
+            settled += out.move is None  # the root settled at once: no move, as below the top
+            if out.move is not None:
+                pos.push(out.move)
+                assert oracle(pos)[0] == out.value
+                pos.pop()
+    assert settled > 0 and sum(o.passes for _, o in found) > 0
+
+
 def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
     """Params.order_eval (moves near the root ordered by the attach squares
     they take and open): 100 endgames on small boards, hands that place
