@@ -17,7 +17,8 @@ one but ``solo`` and ``python``, the solo optima and the Python tree):
   (``--policy random``: each colour plays a random move of its largest
   piece left; ``person``: as a person might, see :func:`person_game`) at
   ``--backs`` placements before their end, with seconds and proven or
-  not, on each of ``--arms`` thread counts side by side;
+  not (the winner where only it is proven), on each of ``--arms`` side
+  by side (a thread count, ``w`` after it: the winner first, as analyze);
 - ``duo``: the same for seeded Blokus Duo games;
 - ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56
   (``sample`` and ``depth`` split the root's moves between ``--threads``
@@ -198,6 +199,29 @@ def compiled(pos: Position, limit: float, workers: int = 1, split: int = 1):
         return None, time.perf_counter() - t0, e.nodes
 
 
+def arm_run(pos: Position, limit: float, arm: str):
+    """(Outcome or None, seconds, nodes, bounds proven) of one arm of the
+    depth sections: ``arm`` is a thread count, the root split between them
+    (``"1"``: the kernel alone), with ``w`` after it the winner first
+    (solver.endgame.winnerfirst, as analyze)."""
+    threads, winner_first = int(arm.rstrip("w")), arm.endswith("w")
+    if not winner_first:
+        out, seconds, nodes = compiled(pos, limit, split=threads)
+        return out, seconds, nodes, (out.value, out.value) if out is not None else None
+    t0 = time.perf_counter()
+    try:
+        out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=threads,
+                                         table_bits=TABLE_BITS, winner_first=True)
+    except te.OutOfTime as e:
+        return None, time.perf_counter() - t0, e.nodes, e.bounds
+    return out, time.perf_counter() - t0, out.nodes, (out.value, out.value)
+
+
+def decided(bounds) -> bool:
+    """Whether proven bounds of a two-player value say who wins (or a draw)."""
+    return bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] == bounds[1])
+
+
 # -- solo optima and the Python tree -----------------------------------------------
 def section_solo(args) -> None:
     positions = sample_positions(4, args.seed, ROUNDS)
@@ -284,29 +308,34 @@ def section_depth(args, variant: Variant = CLASSIC) -> dict:
     """Exact two-player values at ``--backs`` placements before the end of
     ``--games`` games of ``--policy``, on each of ``--arms`` thread counts
     side by side (the order alternating from position to position)."""
-    arms = [int(a) for a in args.arms.split(",")] if args.arms else [args.threads]
+    arms = args.arms.split(",") if args.arms else [f"{args.threads}w"]
     play = POLICIES[args.policy]
     print(f"exact two-player values ({variant.game}), {args.games} {args.policy} games, placements before the end"
-          f" ('-': not proven in {args.limit:.0f} s); threads {' and '.join(map(str, arms))}")
-    print(f"{'back':>4} {'game':>4} {'thr':>3} {'value':>6} {'seconds':>8} {'positions':>12} {'pos/s':>9} {'depth':>5}")
-    for threads in arms:  # load the kernels first: not a position's cost
-        compiled(before_end(play(args.seed, variant), 4), args.limit, split=threads)
+          f" ('-': not proven in {args.limit:.0f} s); arms {' and '.join(arms)} (threads, w: the winner first);"
+          " bounds where only they are proven")
+    print(f"{'back':>4} {'game':>4} {'arm':>4} {'value':>9} {'seconds':>8} {'positions':>12} {'pos/s':>9}"
+          f" {'depth':>5}")
+    for arm in arms:  # load the kernels first: not a position's cost
+        arm_run(before_end(play(args.seed, variant), 4), args.limit, arm)
     proven: dict = {}
     for back in args.backs:
         done = dict.fromkeys(arms, 0)
+        won = dict.fromkeys(arms, 0)
         for g in range(args.games):
             pos = before_end(play(args.seed + g, variant), back)
             order = arms if g % 2 == 0 else arms[::-1]
-            for threads in order:
-                out, seconds, nodes = compiled(pos, args.limit, split=threads)
+            for arm in order:
+                out, seconds, nodes, bounds = arm_run(pos, args.limit, arm)
+                won[arm] += decided(bounds)
                 if out is not None:
-                    done[threads] += 1
+                    done[arm] += 1
                     proven.setdefault(back, []).append((g, pos, seconds))
-                    cell = f"{out.value:>6} {seconds:>8.2f} {nodes:>12,} {nodes / seconds:>9,.0f} {out.depth:>5}"
+                    cell = f"{out.value:>9} {seconds:>8.2f} {nodes:>12,} {nodes / seconds:>9,.0f} {out.depth:>5}"
                 else:
-                    cell = f"{'-':>6} {'>' + str(int(args.limit)):>8} {nodes:>12,} {nodes / seconds:>9,.0f}"
-                print(f"{back:>4} {g:>4} {threads:>3} {cell}", flush=True)
-        print(f"{back:>4} proven " + ", ".join(f"{done[a]} of {args.games} on {a} thread{'s' * (a > 1)}"
+                    shown = "-" if bounds is None or not decided(bounds) else f"{bounds[0]}..{bounds[1]}"
+                    cell = f"{shown:>9} {'>' + str(int(args.limit)):>8} {nodes:>12,} {nodes / seconds:>9,.0f}"
+                print(f"{back:>4} {g:>4} {arm:>4} {cell}", flush=True)
+        print(f"{back:>4} proven " + ", ".join(f"{done[a]} values and {won[a]} winners of {args.games} with {a}"
                                                 for a in arms), flush=True)
     return proven
 
@@ -400,7 +429,9 @@ def main() -> None:
                     help="placements before the end, comma-separated (default %(default)s)")
     ap.add_argument("--policy", choices=sorted(POLICIES), default="random",
                     help="how the games are played: random moves of the largest piece, or person-like")
-    ap.add_argument("--arms", default="", help="depth and duo sections: thread counts side by side, e.g. 1,2")
+    ap.add_argument("--arms", default="",
+                    help="depth and duo sections: arms side by side, a thread count each, 'w' after it: the winner "
+                         "first (as analyze), e.g. 2,2w (default: the --threads count, winner first)")
     ap.add_argument("--four-ways", default="join",
                     help="four section: join (as analyze), at-once, or both side by side: join,at-once")
     args = ap.parse_args()

@@ -757,6 +757,7 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
         "game_value": a.game_value,
         "game_value_proven": a.game_value_proven,
         "game_bounds": list(a.game_bounds) if a.game_bounds else None,
+        "winner": _winner_name(pos, a),
         "best_move": best_move,
         "notes": a.notes,
         "nodes": a.nodes,
@@ -769,6 +770,13 @@ def _analysis_json(args, record, pos, a, n: int, seconds: float, failed: list[st
         if failed:
             obj["image_error"] = failed[0]
     return obj
+
+
+def _winner_name(pos, a) -> str | None:
+    """The player who wins under best play, "draw", or None where the
+    proof does not decide it (four players: None)."""
+    w = a.winner
+    return None if w is None else "draw" if w == 0 else pos.variant.player_name(0 if w > 0 else 1)
 
 
 def _tree_text(a) -> str:
@@ -800,8 +808,10 @@ def _print_analysis(args, record, pos, a, n: int, seconds: float, failed: list[s
             print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): {a.game_value:+d}, proven")
         elif a.game_bounds:
             lo, hi = a.game_bounds
+            won = _winner_name(pos, a)
+            decided = "" if won is None else "; a draw" if won == "draw" else f"; {won} wins"
             print(f"Game value ({v.player_name(0)} minus {v.player_name(1)}): not proven in the time given "
-                  f"(proven bounds {lo:+d} to {hi:+d})")
+                  f"(proven bounds {lo:+d} to {hi:+d}{decided})")
     if a.best_move is not None:
         c, p = a.best_move
         print(f"Best move: {pos.name(c)} {PIECES[t.piece[p]].name} {t.name(p)}")

@@ -86,6 +86,18 @@ class Analysis:
     cluster_tasks: int | None = None  # tasks of the two-player search split over a Dask cluster
 
     @property
+    def winner(self) -> int | None:
+        """Who wins under best play, where the value or its proven bounds
+        decide it: 1 seat 1, -1 seat 2, 0 a draw; None where they do not
+        (or four players)."""
+        if not self.two_player:
+            return None
+        lo, hi = (self.game_value, self.game_value) if self.game_value_proven else (self.game_bounds or (-1, 1))
+        if lo > 0 or hi < 0:
+            return 1 if lo > 0 else -1
+        return 0 if lo == hi == 0 else None
+
+    @property
     def positions_per_second(self) -> float | None:
         if self.nodes is None or not self.seconds:
             return None
@@ -435,14 +447,14 @@ class _TreeRun:
 
             with connect(self.cluster.workers, self.cluster.scheduler) as client:
                 split = treecluster.solve_two_player(pos, client, deadline, window, self.cluster.plies, TABLE_BITS,
-                                                     self.stop)
+                                                     self.stop, winner_first=True)
             self.analysis.cluster_tasks = len(split.tasks)
             return split.outcome
         if TREE_THREADS > 1:
             from solver.endgame import treesplit
 
             return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS,
-                                              stop=self.stop)
+                                              stop=self.stop, winner_first=True)
         return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS, stop=self.stop)
 
     def _outlook(self):

@@ -34,6 +34,7 @@ from solver.core.variants import Variant
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 from solver.endgame.treesplit import child_window, prefers, root_moves
+from solver.endgame.winnerfirst import winner_then_value
 
 LOOK_EVERY = 0.2  # seconds between a task's looks at its node's best value
 
@@ -99,6 +100,7 @@ class Job:
     search: str  # one id per split search: a worker starts a new table generation when it changes
     seconds: float  # left for the whole search when the task was made
     table_bits: int
+    alpha_beta: tuple[int, int] | None = None  # a null-window test's fixed window instead (test and bounds unused)
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,7 @@ def search_child(job: Job) -> TaskRecord:
         _WORKER.update(search=job.search, root=root, params=te.two_player_params(root, te.TWO_PLAYER), variables={})
         te._new_generation(eng.tt)
         eng.mem.history.fill(0)
-    params = _WORKER["params"]
+    params = _WORKER["params"]._replace(root_ply=len(job.path))  # as treesplit.below, once per ply
     child = _WORKER["root"].copy()
     for m in job.path:
         child.push(m)
@@ -196,7 +198,7 @@ def search_child(job: Job) -> TaskRecord:
         if watch.stopped:
             return unfinished()
         watch.bound = bound
-        a, b = child_window(job.lo, job.hi, job.maximising, bound, test)
+        a, b = job.alpha_beta or child_window(job.lo, job.hi, job.maximising, bound, test)
         name = "test" if test else ("re-search" if bound is not None else "value")
         t0 = time.perf_counter()
         try:
@@ -244,14 +246,15 @@ class _Search:
         self.variables: list = []
         self.root_best: int | None = None  # the best root move's value so far
 
-    def seconds_left(self) -> float:
-        if self.deadline is None:
+    def seconds_left(self, deadline: float | None = None) -> float:
+        """Until ``deadline`` (a part of the search's time), or the search's own."""
+        deadline = self.deadline if deadline is None else deadline
+        if deadline is None:
             return 1e9
-        return self.deadline - time.monotonic()
+        return deadline - time.monotonic()
 
-    def out_of_time(self) -> bool:
-        return (self.deadline is not None and time.monotonic() > self.deadline) or (
-            self.stop is not None and self.stop.is_set())
+    def out_of_time(self, deadline: float | None = None) -> bool:
+        return self.seconds_left(deadline) < 0 or (self.stop is not None and self.stop.is_set())
 
     def node(self, path: tuple[Move, ...], pos: Position, lo: int, hi: int, plies: int) -> tuple[int, Move]:
         """(value, best move) of the position ``path`` leads to, within (lo, hi)."""
@@ -310,15 +313,57 @@ class _Search:
             variable.set((best, True))  # the node is done: its tasks still running stop
         return best, best_move
 
-    def _result(self, future, poll: float = 0.1) -> TaskRecord:
-        """A task's record, waiting for it no longer than the search may (the
-        clock looked at every ``poll`` seconds)."""
+    def null_window(self, pos: Position, t: int, deadline: float | None) -> te.Outcome:
+        """Whether the root's value is at least ``t``: its moves as tasks
+        with the null window, fail-soft as :func:`treesplit.null_window`;
+        the first move that decides the test stops the others."""
+        from distributed import Variable, as_completed
+
+        t0 = time.perf_counter()
+        maximising = bool(self.params.maximiser[pos.to_move])
+        moves = root_moves(pos)
+        variable = Variable(f"blokus-tree-{self.id}-{len(self.variables)}", client=self.client)
+        self.variables.append(variable)
+        variable.set((None, False))
+        rank_of = {}
+        for rank, move in enumerate(moves):
+            job = Job(self.root, (move,), t, t - 1, maximising, False, variable.name, self.id,
+                      max(self.seconds_left(deadline), 1e-3), self.table_bits, (t - 1, t))
+            future = self.client.submit(search_child, job, pure=False, priority=-rank,
+                                        key=f"tree-{self.id}-test{t}-{rank}")
+            rank_of[future] = rank
+        fail: int | None = None
+        first = len(self.records)
+        try:
+            for future in as_completed(list(rank_of), with_results=False, loop=self.client.loop):
+                rank = rank_of.pop(future)
+                rec = self._result(future, deadline)
+                v = rec.value
+                if (v >= t) == maximising:  # this move decides the test
+                    return self._test_outcome(v, moves[rank], first, t0)
+                if fail is None or prefers(maximising, v, fail):
+                    fail = v
+        finally:
+            for future in rank_of:
+                future.cancel()
+            variable.set((None, True))  # the test is done: its tasks still running stop
+        return self._test_outcome(fail, None, first, t0)
+
+    def _test_outcome(self, value: int, move: Move | None, first: int, t0: float) -> te.Outcome:
+        records = self.records[first:]
+        depth = max((r.depth + 1 for r in records), default=0)
+        return te.Outcome(value, move, sum(r.nodes for r in records), 0, depth, time.perf_counter() - t0)
+
+    def _result(self, future, deadline: float | None = None, poll: float = 0.1) -> TaskRecord:
+        """A task's record, waiting for it no longer than the search (or the
+        part of it ending at ``deadline``) may, the clock looked at every
+        ``poll`` seconds."""
         # Not future.result(timeout=...): distributed's short callback timeout can
         # race with the task's end and fail with an UnboundLocalError.
         done = threading.Event()
         future.add_done_callback(lambda _: done.set())
         while not done.wait(poll):
-            if self.out_of_time():
+            if self.out_of_time(deadline):
                 raise te.OutOfTime((0, 0), 0, 0, 0.0)
         rec = future.result()
         self.records.append(rec)
@@ -337,26 +382,40 @@ class _Search:
 
 
 def solve_two_player(pos: Position, client, deadline: float | None, window: tuple[int, int] | None = None,
-                     plies: int = 1, table_bits: int = 20, stop: threading.Event | None = None) -> Split:
+                     plies: int = 1, table_bits: int = 20, stop: threading.Event | None = None,
+                     winner_first: bool = False) -> Split:
     """The two-player value and a best move of ``pos`` (the game not over),
     its moves searched as tasks on the Dask ``client``'s workers (``plies``
-    levels of the principal variation split); raises OutOfTime (with the
-    bounds proven: the best root move's value bounds the side to move's
-    side) when the deadline passes or ``stop`` is set first."""
-    t0 = time.perf_counter()
-    lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
+    levels of the principal variation split; ``winner_first``: the winner
+    proven first, :mod:`solver.endgame.winnerfirst`, the workers' tables
+    kept for the value); raises OutOfTime (with the bounds proven: the best
+    root move's value bounds the side to move's side) when the deadline
+    passes or ``stop`` is set first."""
     params = te.two_player_params(pos, te.TWO_PLAYER)
     search = _Search(client, pos, params, deadline, table_bits, stop)
+
+    def value(window: tuple[int, int], until: float | None) -> te.Outcome:
+        t0 = time.perf_counter()
+        lo, hi = window
+        first = len(search.records)
+        try:
+            value, move = search.node((), pos, lo, hi, plies)
+        except te.OutOfTime:
+            nodes = sum(r.nodes for r in search.records[first:])
+            best = search.root_best
+            if best is not None:  # a root move's value bounds the side to move's side of the root
+                lo, hi = (max(lo, best), hi) if params.maximiser[pos.to_move] else (lo, min(hi, best))
+            raise te.OutOfTime((lo, hi), nodes, 0, time.perf_counter() - t0) from None
+        records = search.records[first:]
+        depth = max((r.depth + len(r.path) for r in records), default=0)
+        return te.Outcome(value, move, sum(r.nodes for r in records), 0, depth, time.perf_counter() - t0)
+
+    window = window or (-tk.INF + 2, tk.INF - 2)
     try:
-        value, move = search.node((), pos, lo, hi, plies)
-    except te.OutOfTime:
-        nodes = sum(r.nodes for r in search.records)
-        best = search.root_best
-        if best is not None:  # a root move's value bounds the side to move's side of the root
-            lo, hi = (max(lo, best), hi) if params.maximiser[pos.to_move] else (lo, min(hi, best))
-        raise te.OutOfTime((lo, hi), nodes, 0, time.perf_counter() - t0) from None
+        if winner_first:
+            out = winner_then_value(lambda t, until: search.null_window(pos, t, until), value, window, deadline)
+        else:
+            out = value(window, deadline)
     finally:
         search.close()
-    nodes = sum(r.nodes for r in search.records)
-    depth = max((r.depth + len(r.path) for r in search.records), default=0)
-    return Split(te.Outcome(value, move, nodes, 0, depth, time.perf_counter() - t0), search.records)
+    return Split(out, search.records)

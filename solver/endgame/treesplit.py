@@ -33,6 +33,17 @@ from solver.core.position import Move, Position
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 from solver.endgame.gametree import EitherSet
+from solver.endgame.winnerfirst import winner_then_value
+
+
+def below(params: tk.Params) -> tk.Params:
+    """The parameters of a search from a child of ``params``' root: one
+    ply further down the tree, so the child is settled and bounded, and its
+    moves ordered, as the single search's row below the root would be (a
+    child searched as a root of its own, with the root's parameters, proved
+    the test "value >= 1" of a Duo position 14 placements before the end
+    in more than 30 s instead of 7.6, benchmarks/RESULTS.md)."""
+    return params._replace(root_ply=params.root_ply + 1)
 
 
 def prefers(maximising: bool, v: int, than: int | None) -> bool:
@@ -117,7 +128,7 @@ def _search_move(root: _Root, eng: te.Engine, k: int, rank: int, move: Move) -> 
             return
         a, b = root.window(bound, test)
         try:
-            out = eng.run(child.copy(), root.params, root.deadline, alpha_beta=(a, b), fresh=False, stop=stale)
+            out = eng.run(child.copy(), below(root.params), root.deadline, alpha_beta=(a, b), fresh=False, stop=stale)
         except te.OutOfTime as e:
             root.record(e, k, rank, move, None)
             if root.deadline is not None and time.monotonic() > root.deadline:
@@ -177,10 +188,13 @@ def root_moves(pos: Position) -> list[Move]:
 
 
 class _Figures:
-    """The positions searched by all the phases of one split search."""
+    """The positions searched by all the phases of one split search, and
+    the best value of a root move found (a bound of the root's value when
+    the search stops early)."""
 
     def __init__(self) -> None:
         self.nodes = self.solo_nodes = self.depth = 0
+        self.root_best: int | None = None
 
     def add(self, root: _Root, plies: int) -> None:
         self.nodes += root.nodes
@@ -189,19 +203,20 @@ class _Figures:
 
 
 def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi: int, deadline: float | None,
-           plies: int, figures: _Figures, below: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
-    """(value, best move) of ``pos`` within (lo, hi): with ``plies`` > 1
-    its first move's value first (split the same way, one ply less: the
-    principal variation is split all the way down), then its other moves
-    tested against it on every thread; ``stop`` set ends the threads
-    (OutOfTime) as the deadline does."""
+           plies: int, figures: _Figures, depth: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
+    """(value, best move) of ``pos`` (``depth`` plies below the top, its
+    parameters ``params``) within (lo, hi): with ``plies`` > 1 its first
+    move's value first (split the same way, one ply less: the principal
+    variation is split all the way down), then its other moves tested
+    against it on every thread; ``stop`` set ends the threads (OutOfTime)
+    as the deadline does."""
     moves = root_moves(pos)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
     child.push(moves[0])
     if plies > 1 and not child.game_over:
-        root.best, _ = _split(child, params, engs, lo, hi, deadline, plies - 1, figures, below + 1, stop)
+        root.best, _ = _split(child, below(params), engs, lo, hi, deadline, plies - 1, figures, depth + 1, stop)
         root.best_move, root.taken = moves[0], 1
     threads = [threading.Thread(target=_worker, args=(root, e, k)) for k, e in enumerate(engs)]
     for th in threads:
@@ -213,7 +228,9 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
                 root.error = te.OutOfTime((lo, hi), 0, 0, 0.0)
                 for ev in root.stale:  # the kernels stop at their next look
                     ev.set()
-    figures.add(root, below)
+    figures.add(root, depth)
+    if depth == 0:
+        figures.root_best = root.best
     if root.error is not None:
         raise root.error
     return root.best, root.best_move
@@ -232,29 +249,131 @@ def split_root(pos: Position, params: tk.Params, deadline: float | None, workers
     over half way: its table, history and killers are kept)."""
     t0 = time.perf_counter()
     lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
-    if engs is None:
-        engs = engines(pos.board, table_bits, workers, share)
-        for e in engs[: 1 if share else workers]:
-            te._new_generation(e.tt)
-        for e in engs:
-            e.mem.history.fill(0)
-            e.st.killers.fill(-1)
+    engs = engs or fresh_engines(pos.board, table_bits, workers, share)
     figures = _Figures()
     try:
         value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
     except te.OutOfTime:
+        best = figures.root_best  # a root move's value bounds the side to move's side of the root
+        if best is not None:
+            lo, hi = (max(lo, best), hi) if params.maximiser[pos.to_move] else (lo, min(hi, best))
         raise te.OutOfTime((lo, hi), figures.nodes, figures.depth, time.perf_counter() - t0) from None
     return te.Outcome(value, move, figures.nodes, figures.solo_nodes, figures.depth, time.perf_counter() - t0)
 
 
+def fresh_engines(board, table_bits: int, workers: int, share: bool) -> list[te.Engine]:
+    """:func:`engines` ready for a new search: a new table generation,
+    no history or killer moves."""
+    engs = engines(board, table_bits, workers, share)
+    for e in engs[: 1 if share else workers]:
+        te._new_generation(e.tt)
+    for e in engs:
+        e.mem.history.fill(0)
+        e.st.killers.fill(-1)
+    return engs
+
+
+@dataclass
+class _Test:
+    """What the threads of a null-window test share."""
+
+    moves: list[Move]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    taken: int = 0
+    cut: int | None = None  # a move's value that decides the test
+    cut_move: Move | None = None
+    fail: int | None = None  # the best of the values that did not
+    nodes: int = 0
+    solo_nodes: int = 0
+    depth: int = 0
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+
+def null_window(pos: Position, params: tk.Params, deadline: float | None, t: int, engs: list[te.Engine],
+                stop: threading.Event | None = None) -> te.Outcome:
+    """Whether the value of ``pos`` (the game not over) is at least ``t``,
+    its moves tested on the threads of ``engs`` (one table, kept: a search
+    after this one finds its entries). The Outcome's value is fail-soft: v
+    >= t proves the value is at least v, v < t that it is at most v; its
+    move is the move that proved v >= t at a maximising root (v < t at a
+    minimising one), else None. The first move that decides the test stops
+    the others; raises OutOfTime (nothing proven) when the deadline passes
+    or ``stop`` is set first."""
+    t0 = time.perf_counter()
+    maximising = bool(params.maximiser[pos.to_move])
+    test = _Test(root_moves(pos))
+    halt = EitherSet(stop, test.done)
+
+    def decides(v: int) -> bool:
+        return v >= t if maximising else v < t
+
+    def worker(eng: te.Engine) -> None:
+        try:
+            while not test.done.is_set():
+                with test.lock:
+                    if test.taken >= len(test.moves):
+                        return
+                    move = test.moves[test.taken]
+                    test.taken += 1
+                child = pos.copy()
+                child.push(move)
+                try:
+                    out = (te.solve_two_player(child, None) if child.game_over else
+                           eng.run(child, below(params), deadline, alpha_beta=(t - 1, t), fresh=False, stop=halt))
+                except te.OutOfTime as e:
+                    with test.lock:
+                        test.nodes += e.nodes
+                    if test.done.is_set() and test.error is None:
+                        return  # another move decided the test
+                    raise
+                with test.lock:
+                    test.nodes += out.nodes
+                    test.solo_nodes += out.solo_nodes
+                    test.depth = max(test.depth, out.depth + 1)
+                    if decides(out.value):
+                        if test.cut is None:
+                            test.cut, test.cut_move = out.value, move
+                            test.done.set()
+                    elif test.fail is None or prefers(maximising, out.value, test.fail):
+                        test.fail = out.value
+        except BaseException as e:  # raised in the caller's thread
+            with test.lock:
+                test.error = test.error or e
+                test.done.set()
+
+    threads = [threading.Thread(target=worker, args=(e,)) for e in engs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    seconds = time.perf_counter() - t0
+    if test.cut is not None:
+        return te.Outcome(test.cut, test.cut_move, test.nodes, test.solo_nodes, test.depth, seconds)
+    if test.error is not None:
+        if isinstance(test.error, te.OutOfTime):
+            raise te.OutOfTime(None, test.nodes, test.depth, seconds) from None
+        raise test.error
+    return te.Outcome(test.fail, None, test.nodes, test.solo_nodes, test.depth, seconds)
+
+
 def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, int] | None = None,
                      workers: int = 2, table_bits: int = 20, share: bool = True, plies: int = 1,
-                     stop: threading.Event | None = None, settings: te.Settings = te.TWO_PLAYER) -> te.Outcome:
-    """:func:`treeengine.solve_two_player` with the root split between ``workers`` threads."""
+                     stop: threading.Event | None = None, settings: te.Settings = te.TWO_PLAYER,
+                     winner_first: bool = False) -> te.Outcome:
+    """:func:`treeengine.solve_two_player` with the root split between
+    ``workers`` threads; ``winner_first``: the winner proven first
+    (:mod:`solver.endgame.winnerfirst`), on one table (``share`` ignored)."""
     if pos.game_over:
         return te.solve_two_player(pos, deadline, window, settings, table_bits=table_bits)
     p = te.two_player_params(pos, settings)
-    return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
+    if not winner_first:
+        return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
+    engs = fresh_engines(pos.board, table_bits, workers, True)
+    return winner_then_value(lambda t, until: null_window(pos, p, until, t, engs, stop),
+                             lambda w, until: split_root(pos, p, until, workers, w, table_bits, plies=plies, stop=stop,
+                                                         engs=engs),
+                             window or (-tk.INF + 2, tk.INF - 2), deadline)
 
 
 # -- four-player guaranteed scores -----------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from solver.cli import main
 from solver.core.geometry import COLORS, Board
 from solver.core.position import Move, Position
-from solver.endgame.analysis import ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
+from solver.endgame.analysis import Analysis, ScoreOutlook, analyze, interaction_groups, reach, solo_puzzle
 from solver.endgame.gametree import guaranteed_score, two_player_value
 from solver.formats.sgf import write_record
 from solver.puzzle.result import Status
@@ -202,6 +202,8 @@ def test_cli_json(tmp_path, capsys):
             placed = [(c, pos.table.parse(x["squares"])) for x in entry["placements"]]
             assert verify(solo_puzzle(pos, c), placed).objective == entry["solo_optimum"]
     assert obj["game_value_proven"] and obj["game_value"] == two_player_value(pos.copy(), None)[0]
+    v = obj["game_value"]
+    assert obj["winner"] == ("blue+red" if v > 0 else "yellow+green" if v < 0 else "draw")
     groups = interaction_groups(pos)
     assert obj["independent"] == (not groups) and obj["move"] == n
     assert obj["groups"] == [[COLORS[c] for c in g] for g in groups]
@@ -276,6 +278,17 @@ def test_time_limit_gives_bounds_not_a_value():
     for r in a.colors:
         if not r.proven:
             assert r.bound is not None and (r.solo_optimum is None or r.solo_optimum <= r.bound)
+
+
+@pytest.mark.parametrize("value, bounds, winner", [
+    (None, (1, 30), 1), (None, (-12, -1), -1), (None, (0, 0), 0), (None, (0, 9), None), (None, (-5, 5), None),
+    (None, None, None), (4, (-5, 5), 1), (-2, (-5, 5), -1), (0, (-5, 5), 0)])
+def test_the_winner_follows_from_the_value_or_its_bounds(value, bounds, winner):
+    a = Analysis(Position(), True, False, [], False, [], game_value=value, game_value_proven=value is not None,
+                 game_bounds=bounds)
+    assert a.winner == winner
+    a.two_player = False
+    assert a.winner is None
 
 
 def test_a_position_far_from_the_end_says_so(capsys):

@@ -67,15 +67,16 @@ def client():
 
 def test_cluster_split_equals_minimax(client):
     """Values and best moves as minimax's, with the root alone split and
-    with the principal variation split two plies down; every task finished
-    and the search's positions are the tasks' sum."""
+    with the principal variation split two plies down, the winner first or
+    not; every task finished and the search's positions are the tasks' sum."""
     found = endgames(SMALL[0], 5, most=9, cap=1500, seed0=600)
     found += endgames(Board.rectangle(8, 8, corners=True), 4, most=10, cap=1500, hand_pieces=6, seed0=600)
     for pos, oracle in found:
-        for plies in (1, 2):
-            split = tc.solve_two_player(pos.copy(), client, None, plies=plies, table_bits=14)
+        for plies, winner_first in ((1, False), (2, False), (1, True)):
+            split = tc.solve_two_player(pos.copy(), client, None, plies=plies, table_bits=14,
+                                        winner_first=winner_first)
             out = split.outcome
-            assert out.value == oracle(pos)[0], plies
+            assert out.value == oracle(pos)[0], (plies, winner_first)
             pos.push(out.move)
             assert oracle(pos)[0] == out.value
             pos.pop()
@@ -83,6 +84,23 @@ def test_cluster_split_equals_minimax(client):
             assert out.nodes == sum(r.nodes for r in split.tasks) > 0
             assert {r.path[0] for r in split.tasks} <= set(pos.legal_moves())
     assert {p.to_move % 2 for p, _ in found} == {0, 1}  # maximising and minimising roots
+
+
+def test_cluster_null_window_tests_prove_what_they_say(client):
+    """The winner's tests as tasks: for thresholds around the value and
+    zero, v >= t proves value >= v and v < t value <= v."""
+    found = endgames(SMALL[1], 4, most=9, cap=1500, seed0=610)
+    found += endgames(DUO, 4, most=8, cap=1500, seed0=610)
+    for pos, oracle in found:
+        value = oracle(pos)[0]
+        search = tc._Search(client, pos, te.two_player_params(pos, te.TWO_PLAYER), None, 14, None)
+        try:
+            for t in sorted({value, value + 1, 1, 0}):
+                v = search.null_window(pos, t, None).value
+                assert (v >= t) == (value >= t), (t, v, value)
+                assert value >= v if v >= t else value <= v
+        finally:
+            search.close()
 
 
 @pytest.mark.parametrize("variant,back", [(DUO, 7), (None, 6)], ids=["duo", "classic"])
