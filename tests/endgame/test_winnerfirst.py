@@ -60,10 +60,13 @@ def test_null_window_tests_prove_what_they_say(positions):
                 assert reached >= out.value if maximising else reached <= out.value
 
 
-def test_winner_first_gives_minimax_values_and_best_moves(positions):
+@pytest.mark.parametrize("limit", [None, 600.0], ids=["no-deadline", "deadline"])
+def test_winner_first_gives_minimax_values_and_best_moves(positions, limit):
+    """With no deadline, and with one (the tests then keep to a third of it)."""
     for pos, oracle in positions:
         want = oracle(pos)[0]
-        out = treesplit.solve_two_player(pos.copy(), None, workers=2, table_bits=14, winner_first=True)
+        deadline = None if limit is None else time.monotonic() + limit
+        out = treesplit.solve_two_player(pos.copy(), deadline, workers=2, table_bits=14, winner_first=True)
         assert out.value == want
         pos.push(out.move)
         assert oracle(pos)[0] == want
