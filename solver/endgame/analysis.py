@@ -90,9 +90,9 @@ class Analysis:
         """Who wins under best play, where the value or its proven bounds
         decide it: 1 seat 1, -1 seat 2, 0 a draw; None where they do not
         (or four players)."""
-        if not self.two_player:
+        if not self.two_player or not (self.game_value_proven or self.game_bounds):
             return None
-        lo, hi = (self.game_value, self.game_value) if self.game_value_proven else (self.game_bounds or (-1, 1))
+        lo, hi = (self.game_value, self.game_value) if self.game_value_proven else self.game_bounds
         if lo > 0 or hi < 0:
             return 1 if lo > 0 else -1
         return 0 if lo == hi == 0 else None

@@ -33,7 +33,7 @@ from solver.core.position import Move, Position
 from solver.core.variants import Variant
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
-from solver.endgame.treesplit import child_window, prefers, root_moves
+from solver.endgame.treesplit import child_window, decides, prefers, root_moves
 from solver.endgame.winnerfirst import winner_then_value
 
 LOOK_EVERY = 0.2  # seconds between a task's looks at its node's best value
@@ -339,7 +339,7 @@ class _Search:
                 rank = rank_of.pop(future)
                 rec = self._result(future, deadline)
                 v = rec.value
-                if (v >= t) == maximising:  # this move decides the test
+                if decides(maximising, v, t):
                     return self._test_outcome(v, moves[rank], first, t0)
                 if fail is None or prefers(maximising, v, fail):
                     fail = v

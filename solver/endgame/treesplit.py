@@ -51,6 +51,12 @@ def prefers(maximising: bool, v: int, than: int | None) -> bool:
     return than is None or (v > than if maximising else v < than)
 
 
+def decides(maximising: bool, v: int, t: int) -> bool:
+    """Whether a root move's fail-soft answer v to "value >= t?" decides
+    the root's test: v >= t at a maximising root, v < t at a minimising one."""
+    return (v >= t) == maximising
+
+
 def child_window(lo: int, hi: int, maximising: bool, bound: int | None, test: bool) -> tuple[int, int]:
     """A root move's alpha-beta window, the root's value proven in (lo, hi):
     all of it while no move has a value; else the null window "better than
@@ -305,9 +311,6 @@ def null_window(pos: Position, params: tk.Params, deadline: float | None, t: int
     test = _Test(root_moves(pos))
     halt = EitherSet(stop, test.done)
 
-    def decides(v: int) -> bool:
-        return v >= t if maximising else v < t
-
     def worker(eng: te.Engine) -> None:
         try:
             while not test.done.is_set():
@@ -331,7 +334,7 @@ def null_window(pos: Position, params: tk.Params, deadline: float | None, t: int
                     test.nodes += out.nodes
                     test.solo_nodes += out.solo_nodes
                     test.depth = max(test.depth, out.depth + 1)
-                    if decides(out.value):
+                    if decides(maximising, out.value, t):
                         if test.cut is None:
                             test.cut, test.cut_move = out.value, move
                             test.done.set()
