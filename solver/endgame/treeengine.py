@@ -170,7 +170,10 @@ class Engine:
             budget = int(min(max(budget * (0.05 / max(spent, 1e-4)), 1024), 1 << 22))
         value = int(self.ctl[C_VALUE])
         c = pos.to_move
-        move = Move(c, int(self.st.best_move[0])) if c is not None and self.st.best_move[0] >= 0 else None
+        # below the top (root_ply > 0) no move is wanted: the colour to move may have been settled
+        # there and the turn passed on, so the row's best move can be another colour's
+        wanted = c is not None and params.root_ply == 0 and self.st.best_move[0] >= 0
+        move = Move(c, int(self.st.best_move[0])) if wanted else None
         return Outcome(value, move, int(self.ctl[C_NODES]), int(self.ctl[C_SOLO_NODES]), self.depth(),
                        time.perf_counter() - t0)
 

@@ -105,6 +105,22 @@ def endgames(board, count: int, most: int, cap: int, hand_pieces: int | None = N
     raise AssertionError(f"not enough small endgames on {board}")
 
 
+def hundred_endgames(seed0: int) -> tuple[list, list]:
+    """100 endgames for checking a bound or an ordering against minimax:
+    75 on small boards (30 and 20 on the two of SMALL, 25 from hands of
+    five pieces that place everything: both bonuses), and 25 on the Duo
+    board and the classic one (15 and 10), forced passes among them."""
+    small = endgames(SMALL[0], 30, most=9, cap=1500, seed0=seed0)
+    small += endgames(SMALL[1], 20, most=9, cap=1500, seed0=seed0)
+    hands = endgames(Board.rectangle(8, 8, corners=True), 25, most=10, cap=1500, hand_pieces=5, seed0=seed0)
+    large = endgames(DUO, 15, most=8, cap=1500, seed0=seed0)
+    large += endgames(CLASSIC_BOARD, 10, most=8, cap=1500, seed0=seed0)
+    assert len(small + hands + large) == 100
+    assert sum(o.passes for _, o in small + hands + large) > 0
+    assert set().union(*(o.bonuses for _, o in hands)) == {15, 20}
+    return small + hands, large
+
+
 def check(pos: Position, oracle: Oracle, colors=range(4), table_bits: int = 14,
           two_player: te.Settings = te.TWO_PLAYER, guaranteed: te.Settings = te.PLAIN) -> None:
     """The compiled engine's two-player value, guaranteed scores and best
@@ -392,43 +408,30 @@ def test_root_split_on_two_threads_equals_minimax():
 
 def test_a_root_below_the_top_keeps_values_exact():
     """Params.root_ply (a split root's child searched as a root of its own:
-    settled, bounded and ordered as the row below the top): the values of
-    minimax at one and two plies down, on small boards, small hands, Duo."""
-    found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=700)
-    found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=700)
-    found += endgames(DUO, 6, most=8, cap=1500, seed0=700)
+    settled, bounded and ordered as the row below the top): minimax's
+    values at one and two plies down, on 100 endgames, and no move (the
+    colour to move may be settled there and the turn passed on: the row's
+    best move was another colour's)."""
+    small, large = hundred_endgames(seed0=700)
     settled = 0
-    for pos, oracle in found:
+    for pos, oracle in small + large:
         for ply in (1, 2):
             params = te.two_player_params(pos, te.TWO_PLAYER)._replace(root_ply=ply)
-            out = te.engine(pos.board, 14).run(pos.copy(), params, None)
-            assert out.value == oracle(pos)[0], ply
-            settled += out.move is None  # the root settled at once: no move, as below the top
-            if out.move is not None:
-                pos.push(out.move)
-                assert oracle(pos)[0] == out.value
-                pos.pop()
-    assert settled > 0 and sum(o.passes for _, o in found) > 0
+            eng = te.engine(pos.board, 14)
+            out = eng.run(pos.copy(), params, None)
+            assert (out.value, out.move) == (oracle(pos)[0], None), ply
+            settled += int(eng.st.stats[0, 3] + eng.st.stats[0, 4])  # the root settled or bounded at once
+    assert settled > 0
 
 
 def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
     """Params.order_eval (moves near the root ordered by the attach squares
-    they take and open): 100 endgames on small boards, hands that place
-    everything (both bonuses), the Duo board and the classic one, with
-    forced passes among them; the two-player value, guaranteed scores and
-    best moves stay minimax's."""
+    they take and open): on 100 endgames the two-player value, guaranteed
+    scores and best moves stay minimax's."""
     ordered = replace(te.TWO_PLAYER, order_eval=4)
     settings = {"two_player": ordered, "guaranteed": replace(te.PLAIN, order_eval=4)}
-    found = endgames(SMALL[0], 30, most=9, cap=1500, seed0=800)
-    found += endgames(SMALL[1], 20, most=9, cap=1500, seed0=800)
-    small_hands = endgames(Board.rectangle(8, 8, corners=True), 25, most=10, cap=1500, hand_pieces=5, seed0=800)
-    duo = endgames(DUO, 15, most=8, cap=1500, seed0=800)
-    classic = endgames(CLASSIC_BOARD, 10, most=8, cap=1500, seed0=800)
-    for pos, oracle in found + small_hands:
+    small, large = hundred_endgames(seed0=800)
+    for pos, oracle in small:
         check(pos, oracle, **settings)
-    for pos, oracle in duo + classic:
+    for pos, oracle in large:
         check(pos, oracle, colors=(pos.to_move,), **settings)
-    everything = found + small_hands + duo + classic
-    assert len(everything) == 100
-    assert sum(o.passes for _, o in everything) > 0
-    assert set().union(*(o.bonuses for _, o in small_hands)) == {15, 20}

@@ -10,15 +10,13 @@ import time
 
 import pytest
 
-from solver.core.geometry import CLASSIC_BOARD, Board
 from solver.core.position import Position
-from solver.core.variants import DUO
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
 from solver.endgame import treesplit
 from solver.endgame.gametree import OutOfTime
 from solver.endgame.winnerfirst import narrowed, winner_then_value
-from tests.endgame.test_treekernel import SMALL, endgames
+from tests.endgame.test_treekernel import hundred_endgames
 from tests.util import random_game
 
 
@@ -26,17 +24,9 @@ from tests.util import random_game
 def positions():
     """100 endgames: small boards, hands that place everything (both
     bonuses), the Duo board and the classic one, forced passes among them."""
-    found = endgames(SMALL[0], 30, most=9, cap=1500, seed0=900)
-    found += endgames(SMALL[1], 20, most=9, cap=1500, seed0=900)
-    small_hands = endgames(Board.rectangle(8, 8, corners=True), 25, most=10, cap=1500, hand_pieces=5, seed0=900)
-    duo = endgames(DUO, 15, most=8, cap=1500, seed0=900)
-    classic = endgames(CLASSIC_BOARD, 10, most=8, cap=1500, seed0=900)
-    everything = found + small_hands + duo + classic
-    assert len(everything) == 100
-    assert sum(o.passes for _, o in everything) > 0
-    assert set().union(*(o.bonuses for _, o in small_hands)) == {15, 20}
-    assert {p.to_move % 2 for p, _ in everything} == {0, 1}  # maximising and minimising roots
-    return everything
+    small, large = hundred_endgames(seed0=900)
+    assert {p.to_move % 2 for p, _ in small + large} == {0, 1}  # maximising and minimising roots
+    return small + large
 
 
 def test_null_window_tests_prove_what_they_say(positions):
