@@ -22,6 +22,7 @@ pickled placement tables.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 import uuid
@@ -258,7 +259,7 @@ class _Search:
 
     def node(self, path: tuple[Move, ...], pos: Position, lo: int, hi: int, plies: int) -> tuple[int, Move]:
         """(value, best move) of the position ``path`` leads to, within (lo, hi)."""
-        from distributed import Variable, as_completed
+        from distributed import Variable
 
         maximising = bool(self.params.maximiser[pos.to_move])
         moves = root_moves(pos)
@@ -294,9 +295,8 @@ class _Search:
         rank_of = {}
         for rank in range(start, len(moves)):
             rank_of[submit(rank, True)] = rank
-        pending = as_completed(list(rank_of), with_results=False, loop=self.client.loop)
         try:
-            for future in pending:
+            for future in self._completed(list(rank_of)):
                 rank = rank_of.pop(future)
                 rec = self._result(future)
                 if rec.value is not None and (prefers(maximising, rec.value, best) or
@@ -317,7 +317,7 @@ class _Search:
         """Whether the root's value is at least ``t``: its moves as tasks
         with the null window, fail-soft as :func:`treesplit.null_window`;
         the first move that decides the test stops the others."""
-        from distributed import Variable, as_completed
+        from distributed import Variable
 
         t0 = time.perf_counter()
         maximising = bool(self.params.maximiser[pos.to_move])
@@ -335,7 +335,7 @@ class _Search:
         fail: int | None = None
         first = len(self.records)
         try:
-            for future in as_completed(list(rank_of), with_results=False, loop=self.client.loop):
+            for future in self._completed(list(rank_of), deadline):
                 rank = rank_of.pop(future)
                 rec = self._result(future, deadline)
                 v = rec.value
@@ -353,6 +353,24 @@ class _Search:
         records = self.records[first:]
         depth = max((r.depth + 1 for r in records), default=0)
         return te.Outcome(value, move, sum(r.nodes for r in records), 0, depth, time.perf_counter() - t0)
+
+    def _completed(self, futures: list, deadline: float | None = None, poll: float = 0.1):
+        """The futures as they finish, waiting no longer than the search (or
+        the part of it ending at ``deadline``) may: OutOfTime once it is out
+        of time, the clock looked at every ``poll`` seconds. (Dask's
+        as_completed waits for the next task however long it runs, and a
+        task queued behind others counts its seconds from its own start.)"""
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        for f in futures:
+            f.add_done_callback(finished.put)
+        for _ in futures:
+            while True:
+                try:
+                    yield finished.get(timeout=poll)
+                    break
+                except queue.Empty:
+                    if self.out_of_time(deadline):
+                        raise te.OutOfTime((0, 0), 0, 0, 0.0) from None
 
     def _result(self, future, deadline: float | None = None, poll: float = 0.1) -> TaskRecord:
         """A task's record, waiting for it no longer than the search (or the

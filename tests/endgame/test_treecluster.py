@@ -143,6 +143,34 @@ def test_waiting_for_tasks_that_end_as_the_clock_is_looked_at(client):
     assert len(search.records) == 150
 
 
+def _record_when_set(name: str) -> tc.TaskRecord:
+    from distributed import Event
+
+    Event(name).wait()
+    return tc.TaskRecord(path=(), test=False, phases=(), value=1, bound=None)
+
+
+def test_waiting_for_tasks_ends_at_the_deadline_while_they_run(client):
+    """Tasks still running at the search's deadline: the wait for them ends
+    with OutOfTime before any of them finishes (a task queued behind others
+    counts its seconds from its own start, so the caller's clock keeps the
+    limit; waiting with Dask's as_completed overran it by 17 s of 60)."""
+    from distributed import Event
+
+    pos = Position(DUO)
+    release = Event(f"release-{random.getrandbits(64)}", client=client)
+    search = tc._Search(client, pos, te.two_player_params(pos, te.TWO_PLAYER), time.monotonic() + 0.3, 16, None)
+    futures = [client.submit(_record_when_set, release.name, pure=False) for _ in range(3)]
+    try:
+        with pytest.raises(OutOfTime):
+            for future in search._completed(futures):
+                search._result(future)
+        assert not any(f.done() for f in futures)
+    finally:
+        release.set()
+    assert [f.result().value for f in futures] == [1, 1, 1]
+
+
 def test_out_of_time_gives_bounds_around_the_value(client):
     pos = _hard_position()
     exact = te.two_player_value(pos.copy(), None)[0]
