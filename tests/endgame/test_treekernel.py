@@ -411,7 +411,7 @@ def test_a_root_below_the_top_keeps_values_exact():
     settled, bounded and ordered as the row below the top): minimax's
     values at one and two plies down, on 100 endgames, and no move (the
     colour to move may be settled there and the turn passed on: the row's
-    best move was another colour's)."""
+    best move can be another colour's)."""
     small, large = hundred_endgames(seed0=700)
     settled = 0
     for pos, oracle in small + large:
