@@ -378,11 +378,8 @@ class _Search:
         ``poll`` seconds."""
         # Not future.result(timeout=...): distributed's short callback timeout can
         # race with the task's end and fail with an UnboundLocalError.
-        done = threading.Event()
-        future.add_done_callback(lambda _: done.set())
-        while not done.wait(poll):
-            if self.out_of_time(deadline):
-                raise te.OutOfTime((0, 0), 0, 0, 0.0)
+        for _ in self._completed([future], deadline, poll):
+            pass
         rec = future.result()
         self.records.append(rec)
         if not rec.finished:
