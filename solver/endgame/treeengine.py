@@ -228,16 +228,23 @@ class Settings:
     reach: int = 0
     order_eval: int = 0
     solo_attach: bool = True
+    order_mobility: int = 0
 
 
-PLAIN = Settings()  # guaranteed scores, solo optima, annotate's walk
+PLAIN = Settings()  # solo optima, annotate's walk
+# fastest first on the top five rows: more values and guaranteed scores
+# proven in the same time 12, 14 and 16 placements before the end, Duo,
+# classic and four-player (benchmarks/RESULTS.md)
+FASTEST_FIRST_ROWS = 5
+GUARANTEED = Settings(order_mobility=FASTEST_FIRST_ROWS)  # guaranteed scores
 # the two-player value's bounds: each one measured to take fewer positions and
 # CPU seconds than without (benchmarks/RESULTS.md): the solo bounds and fit on
 # sample-2p at move 52 and 12 placements before the end of
 # benchmarks/endgame.py's games; the mover's bound 9.9 -> 8.0 CPU s on
 # sample-2p; reaches by chains of placements 1.3-2x less CPU time to most
 # proofs 12 and 16 placements before the end
-TWO_PLAYER = Settings(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1, reach=N_PIECES)
+TWO_PLAYER = Settings(fit=1, tight=MAX_PLIES, tight_budget=2_000, tight_pieces=5, mover=1, reach=N_PIECES,
+                      order_mobility=FASTEST_FIRST_ROWS)
 
 
 def params(pos: Position, weight, maximiser, settings: Settings = PLAIN) -> Params:
@@ -246,7 +253,8 @@ def params(pos: Position, weight, maximiser, settings: Settings = PLAIN) -> Para
     all_placed, mono_last = bonuses(pos)
     return Params(np.array(weight, dtype=np.int64), np.array(maximiser, dtype=np.int64), int(s.settle), int(s.pvs),
                   s.etc_plies, s.solo_budget, all_placed, mono_last, 0, s.tight, s.tight_budget, int(s.fit),
-                  s.tight_pieces, s.tight_ratio, s.mover, s.reach, s.order_eval, int(s.solo_attach))
+                  s.tight_pieces, s.tight_ratio, s.mover, s.reach, s.order_eval, int(s.solo_attach),
+                  s.order_mobility)
 
 
 TWO_PLAYER_WEIGHT = (1, -1, 1, -1)  # seat 1 (colours 0 and 2) minus seat 2
@@ -257,7 +265,7 @@ def two_player_params(pos: Position, settings: Settings = PLAIN) -> Params:
     return params(pos, TWO_PLAYER_WEIGHT, (1, 0, 1, 0), settings)
 
 
-def guaranteed_params(pos: Position, color: int, settings: Settings = PLAIN) -> Params:
+def guaranteed_params(pos: Position, color: int, settings: Settings = GUARANTEED) -> Params:
     """A search for the score ``color`` guarantees: it maximises, the others minimise."""
     weight = tuple(1 if c == color else 0 for c in range(4))
     return params(pos, weight, weight, settings)
@@ -279,7 +287,7 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
     return engine(pos.board, table_bits).run(pos, two_player_params(pos, settings), deadline, window, stop=stop)
 
 
-def solve_guaranteed(pos: Position, color: int, deadline: float | None, settings: Settings = PLAIN,
+def solve_guaranteed(pos: Position, color: int, deadline: float | None, settings: Settings = GUARANTEED,
                      table_bits: int = 20, eng: Engine | None = None, stop: threading.Event | None = None) -> Outcome:
     """The score ``color`` can guarantee whatever the others do (they
     minimise it), the best move of the colour to move, and the search's

@@ -23,7 +23,9 @@ value. A fixed-size transposition
 table in numpy arrays (two-slot buckets: one kept for the biggest subtree,
 one always replaced; each entry a lower and an upper bound, so it serves
 any window) gives the first move to try; then killer moves per ply, the
-history of cut-offs, and bigger pieces first. Enhanced transposition
+history of cut-offs, and bigger pieces first; on the rows near the root
+(``Params.order_mobility``) the moves that leave the other side the
+fewest replies come right after the table's move and the killers. Enhanced transposition
 cut-offs look the children up in the table before searching any of them.
 
 Settling: at each new position every colour's reach (squares its future
@@ -61,8 +63,9 @@ memo then bounds its score after each of its moves, and a child that bound
 refutes is not made at all. :func:`solve_two_player` (so ``blokus
 analyze``'s two-player values) runs with ``treeengine.TWO_PLAYER``: fit
 on, solo bounds on every ply for colours with at most 5 pieces in hand, 6
-for the colour to move, reaches by chains of placements for every hand
-(benchmarks/RESULTS.md);
+for the colour to move, reaches by chains of placements for every hand,
+fastest first on the top five rows (benchmarks/RESULTS.md); guaranteed
+scores with ``treeengine.GUARANTEED`` (fastest first only);
 :func:`params` and :func:`two_player_params` keep them off.
 """
 
@@ -169,6 +172,7 @@ class Params(NamedTuple):
     reach: int  # reaches of hands of at most this many pieces shrunk to chains of placements (0: none)
     order_eval: int  # rows up to this many plies below the root order moves by a static evaluation too (0: none)
     solo_attach: int  # 1: settling solo optima by attach squares (_solo_search), else move by move
+    order_mobility: int  # rows up to this many plies down: moves leaving the other side fewest replies first (0: off)
     root_ply: int = 0  # the ply of a larger tree the root stands at (a split root's child: 1); no move is wanted
     # of a root below the top, so it is settled and bounded as any node there
 
@@ -1149,14 +1153,30 @@ def _eval(tb, sp, st, d, c, p):
 
 
 @njit(cache=True, _nrt=False)
+def _other_side(sp, st, d, c):
+    """The first colour after c in rotation on the other side (the other
+    way to maximise) that is still in play at row d, -1 when none is."""
+    for i in range(1, 4):
+        o = (c + i) & 3
+        if sp.maximiser[o] != sp.maximiser[c] and st.hand[d, o] and not st.skip[d] & (np.int64(1) << o):
+            return o
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def _order(tb, sp, st, mem, d, c, n, tt_move):
     """Ordering scores of the n moves at row d: the table's move, then the
     killers, then the history of cut-offs, then bigger pieces (and, on rows
     up to ``order_eval`` plies down, the static evaluation: a square of
-    piece size counts as much as two squares taken from the other side)."""
+    piece size counts as much as two squares taken from the other side).
+    On rows up to ``order_mobility`` plies down, after the table's move and
+    the killers, the moves that leave the next colour of the other side
+    the fewest legal moves come first (fastest first, as endgame solvers of
+    Othello order), bigger pieces among equals."""
     k0 = st.killers[d, 0]
     k1 = st.killers[d, 1]
     scored = d + sp.root_ply <= sp.order_eval
+    other = _other_side(sp, st, d, c) if 0 < sp.order_mobility and d + sp.root_ply <= sp.order_mobility else -1
     for i in range(n):
         p = st.moves[d, i]
         if p == tt_move:
@@ -1165,6 +1185,11 @@ def _order(tb, sp, st, mem, d, c, n, tt_move):
             s = np.int64(1) << 59
         elif p == k1:
             s = np.int64(1) << 58
+        elif other >= 0:
+            # fastest first: row d + 1 is free until the search makes a child there
+            _make(tb, sp, st, d, c, p)
+            left = _generate(tb, st.forbidden, st.corners, d + 1, other, st.hand[d + 1, other], mem, st.moves, d + 1)
+            s = np.int64(MAX_MOVES + 1 - left) * 8 + tb.size[p]
         elif scored:
             s = mem.history[c, p] * 32 + tb.size[p] * 4 + _eval(tb, sp, st, d, c, p)
         else:

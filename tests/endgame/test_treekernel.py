@@ -122,7 +122,7 @@ def hundred_endgames(seed0: int) -> tuple[list, list]:
 
 
 def check(pos: Position, oracle: Oracle, colors=range(4), table_bits: int = 14,
-          two_player: te.Settings = te.TWO_PLAYER, guaranteed: te.Settings = te.PLAIN) -> None:
+          two_player: te.Settings = te.TWO_PLAYER, guaranteed: te.Settings = te.GUARANTEED) -> None:
     """The compiled engine's two-player value, guaranteed scores and best
     moves equal the oracle's, with and without settling (the two-player
     value), searched with the settings given."""
@@ -329,7 +329,7 @@ def test_solo_bounds_of_interacting_colours_keep_values_exact(budget):
     their solo optima with the others frozen, on every ply; budget 30 makes
     the bounding solo searches give up often."""
     tight = {"tight": tk.MAX_PLIES, "tight_budget": budget}
-    settings = {"two_player": replace(te.TWO_PLAYER, **tight), "guaranteed": replace(te.PLAIN, **tight)}
+    settings = {"two_player": replace(te.TWO_PLAYER, **tight), "guaranteed": replace(te.GUARANTEED, **tight)}
     found = endgames(SMALL[0], 10, most=9, cap=1500, seed0=300)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5)
     for pos, oracle in found:
@@ -344,7 +344,7 @@ def test_pieces_that_fit_bound_keeps_values_exact(fit):
     fit inside its reach (in the tree, and with 2 at every solo node);
     small boards, where pieces stop fitting early, and small hands
     (bonuses)."""
-    settings = {"two_player": replace(te.TWO_PLAYER, fit=fit), "guaranteed": replace(te.PLAIN, fit=fit)}
+    settings = {"two_player": replace(te.TWO_PLAYER, fit=fit), "guaranteed": replace(te.GUARANTEED, fit=fit)}
     found = endgames(SMALL[1], 10, most=9, cap=1500, seed0=400)
     found += endgames(Board.rectangle(8, 8, corners=True), 10, most=10, cap=1500, hand_pieces=5, seed0=400)
     for pos, oracle in found:
@@ -424,12 +424,26 @@ def test_a_root_below_the_top_keeps_values_exact():
     assert settled > 0
 
 
+def test_moves_ordered_fastest_first_keep_values_exact():
+    """Params.order_mobility on every row (the moves that leave the other
+    side the fewest replies first, each move made in the row below to
+    count them before the search makes a child there): on 100 endgames the
+    two-player value, guaranteed scores and best moves stay minimax's."""
+    settings = {"two_player": replace(te.TWO_PLAYER, order_mobility=90),
+                "guaranteed": replace(te.GUARANTEED, order_mobility=90)}
+    small, large = hundred_endgames(seed0=1000)
+    for pos, oracle in small:
+        check(pos, oracle, **settings)
+    for pos, oracle in large:
+        check(pos, oracle, colors=(pos.to_move,), **settings)
+
+
 def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
     """Params.order_eval (moves near the root ordered by the attach squares
     they take and open): on 100 endgames the two-player value, guaranteed
     scores and best moves stay minimax's."""
     ordered = replace(te.TWO_PLAYER, order_eval=4)
-    settings = {"two_player": ordered, "guaranteed": replace(te.PLAIN, order_eval=4)}
+    settings = {"two_player": ordered, "guaranteed": replace(te.GUARANTEED, order_eval=4)}
     small, large = hundred_endgames(seed0=800)
     for pos, oracle in small:
         check(pos, oracle, **settings)
