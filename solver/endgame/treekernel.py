@@ -25,8 +25,9 @@ one always replaced; each entry a lower and an upper bound, so it serves
 any window) gives the first move to try; then killer moves per ply, the
 history of cut-offs, and bigger pieces first; on the rows near the root
 (``Params.order_mobility``) the moves that leave the other side the
-fewest replies come right after the table's move and the killers. Enhanced transposition
-cut-offs look the children up in the table before searching any of them.
+fewest replies come right after the table's move and the killers.
+Enhanced transposition cut-offs look the children up in the table before
+searching any of them.
 
 Settling: at each new position every colour's reach (squares its future
 pieces could cover: king steps from its attach squares through squares it
