@@ -1165,6 +1165,22 @@ def _other_side(sp, st, d, c):
 
 
 @njit(cache=True, _nrt=False)
+def _replies(tb, st, mem, d, o, p):
+    """How many legal moves colour o has once placement p (another
+    colour's) is on the board at row d: only o's forbidden squares change,
+    so only o's rows are written into row d + 1, which is free until the
+    search makes a child there."""
+    e = d + 1
+    for w in range(tb.n_words):
+        st.forbidden[e, o, w] = st.forbidden[d, o, w]
+        st.corners[e, o, w] = st.corners[d, o, w]
+    x = tb.mask_word[p]
+    for k in range(3):
+        st.forbidden[e, o, x + k] |= tb.mask[p, k]
+    return _generate(tb, st.forbidden, st.corners, e, o, st.hand[d, o], mem, st.moves, e)
+
+
+@njit(cache=True, _nrt=False)
 def _order(tb, sp, st, mem, d, c, n, tt_move):
     """Ordering scores of the n moves at row d: the table's move, then the
     killers, then the history of cut-offs, then bigger pieces (and, on rows
@@ -1187,10 +1203,7 @@ def _order(tb, sp, st, mem, d, c, n, tt_move):
         elif p == k1:
             s = np.int64(1) << 58
         elif other >= 0:
-            # fastest first: row d + 1 is free until the search makes a child there
-            _make(tb, sp, st, d, c, p)
-            left = _generate(tb, st.forbidden, st.corners, d + 1, other, st.hand[d + 1, other], mem, st.moves, d + 1)
-            s = np.int64(MAX_MOVES + 1 - left) * 8 + tb.size[p]
+            s = np.int64(MAX_MOVES + 1 - _replies(tb, st, mem, d, other, p)) * 8 + tb.size[p]
         elif scored:
             s = mem.history[c, p] * 32 + tb.size[p] * 4 + _eval(tb, sp, st, d, c, p)
         else:
