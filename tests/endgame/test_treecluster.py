@@ -103,7 +103,8 @@ def test_cluster_null_window_tests_prove_what_they_say(client):
             search.close()
 
 
-@pytest.mark.parametrize("variant,back", [(DUO, 7), (None, 6)], ids=["duo", "classic"])
+@pytest.mark.parametrize("variant,back", [pytest.param(DUO, 7, id="duo"),
+                                          pytest.param(None, 6, id="classic", marks=pytest.mark.slow)])  # two minutes
 def test_cluster_split_equals_one_process(client, variant, back):
     """Full-size boards: the same values as one process's search, and a best
     move of that value; the two workers both searched."""
