@@ -232,9 +232,10 @@ class Settings:
 
 
 PLAIN = Settings()  # solo optima, annotate's walk
-# fastest first on the top five rows: more values and guaranteed scores
-# proven in the same time 12, 14 and 16 placements before the end, Duo,
-# classic and four-player (benchmarks/RESULTS.md)
+# fastest first on the top five rows: more Duo values (12 and 14 placements
+# before the end) and four-player guaranteed scores (12) proven in the same
+# time; classic at 16 one value more on one thread, one fewer and one winner
+# more as analyze runs it; dearer on shallow, wide trees (benchmarks/RESULTS.md)
 FASTEST_FIRST_ROWS = 5
 GUARANTEED = Settings(order_mobility=FASTEST_FIRST_ROWS)  # guaranteed scores
 # the two-player value's bounds: each one measured to take fewer positions and

@@ -426,9 +426,9 @@ def test_a_root_below_the_top_keeps_values_exact():
 
 def test_moves_ordered_fastest_first_keep_values_exact():
     """Params.order_mobility on every row (the moves that leave the other
-    side the fewest replies first, each move made in the row below to
-    count them before the search makes a child there): on 100 endgames the
-    two-player value, guaranteed scores and best moves stay minimax's."""
+    side the fewest replies first, the replies counted in the row below
+    before the search makes a child there): on 100 endgames the two-player
+    value, guaranteed scores and best moves stay minimax's."""
     settings = {"two_player": replace(te.TWO_PLAYER, order_mobility=90),
                 "guaranteed": replace(te.GUARANTEED, order_mobility=90)}
     small, large = hundred_endgames(seed0=1000)
