@@ -7,7 +7,8 @@ two-player value, by root strategy, on the same positions in one process
 
 (with ``--record`` the ``back`` column is the move number; with
 ``--guaranteed`` each position gives a row per colour, ``game.colour``:
-the score that colour guarantees when the three others minimise it.)
+the score that colour guarantees when the three others minimise it;
+``--colors 0,2`` only those colours.)
 
 Methods: ``plain`` (the full window, as solve_two_player), ``mtdf`` (null
 windows around a guess, MTD(f), the table kept between passes), ``asp``
@@ -55,9 +56,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import POLICIES, TABLE_BITS, before_end, seeded_game  # noqa: E402
 
-from solver.core.variants import CLASSIC, DUO  # noqa: E402
-
 from solver.core.position import Move  # noqa: E402
+from solver.core.variants import CLASSIC, DUO  # noqa: E402
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk  # noqa: E402
 
@@ -216,7 +216,9 @@ def main():
     ap.add_argument("--move", type=int, default=52)
     ap.add_argument("--guaranteed", action="store_true",
                     help="the four-player guaranteed score of each colour (a row per colour, game.colour) instead")
-    ap.add_argument("--cpu", type=float, help="stop a method after this many CPU seconds on a position (as well as --cap)")
+    ap.add_argument("--colors", default="0-3", help="with --guaranteed: the colours searched (e.g. 0 or 0,2)")
+    ap.add_argument("--cpu", type=float,
+                    help="stop a method after this many CPU seconds on a position (as well as --cap)")
     ap.add_argument("--policy", choices=sorted(POLICIES), default="random", help="the games' policy (endgame.py)")
     ap.add_argument("--duo", action="store_true", help="Blokus Duo games instead of classic two-player ones")
     args = ap.parse_args()
@@ -238,7 +240,7 @@ def main():
         cases = [(back, g, before_end(POLICIES[args.policy](args.seed + g, variant), back))
                  for back in spans(args.backs) for g in spans(args.games)]
     if args.guaranteed:
-        cases = [(back, f"{g}.{c}", pos, c) for back, g, pos in cases for c in range(4)]
+        cases = [(back, f"{g}.{c}", pos, c) for back, g, pos in cases for c in spans(args.colors)]
     else:
         cases = [(back, g, pos, None) for back, g, pos in cases]
     for back, g, pos, color in cases:
