@@ -262,7 +262,7 @@ class _Search:
         from distributed import Variable
 
         maximising = bool(self.params.maximiser[pos.to_move])
-        moves = root_moves(pos)
+        moves = root_moves(pos, self.params._replace(root_ply=len(path)))
         variable = Variable(f"blokus-tree-{self.id}-{len(self.variables)}", client=self.client)
         self.variables.append(variable)
         best: int | None = None
@@ -321,7 +321,7 @@ class _Search:
 
         t0 = time.perf_counter()
         maximising = bool(self.params.maximiser[pos.to_move])
-        moves = root_moves(pos)
+        moves = root_moves(pos, self.params)
         variable = Variable(f"blokus-tree-{self.id}-{len(self.variables)}", client=self.client)
         self.variables.append(variable)
         variable.set((None, False))

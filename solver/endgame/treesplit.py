@@ -5,8 +5,8 @@ and solo table (``share=False``: tables of their own too, which costs
 positions). Unlike lazy SMP (every thread searching the whole tree,
 which lost), each root move is searched by one thread.
 
-Each thread takes the next root move (bigger pieces first, as the
-kernel's own order at a fresh root) and searches the position after it.
+Each thread takes the next root move (in the kernel's own order at a
+fresh root, :func:`root_moves`) and searches the position after it.
 Once some move's value is known, the others only need a null-window test
 against the best so far ("is this move better?"), re-searched for its
 exact value when it is, as the kernel's PVS does below the root. A move
@@ -187,10 +187,34 @@ def engines(board, table_bits: int, workers: int, share: bool) -> list[te.Engine
     return engs[:workers]
 
 
-def root_moves(pos: Position) -> list[Move]:
-    """The root's moves, bigger pieces first (the kernel's order at a fresh root)."""
+def root_moves(pos: Position, params: tk.Params) -> list[Move]:
+    """The moves of a split node in the kernel's order at a fresh root:
+    bigger pieces first, or, where ``params`` orders by fastest first at
+    the node's ply (Params.order_mobility), the moves that leave the next
+    colour of the other side the fewest legal moves first, bigger pieces
+    among equals."""
     moves = pos.legal_moves()
-    return sorted(moves, key=lambda m: -len(pos.table.squares[m.placement]))
+    size = [len(pos.table.squares[m.placement]) for m in moves]
+    other = _other_side(pos, params) if 0 < params.order_mobility and params.root_ply <= params.order_mobility else None
+    if other is None:
+        return [moves[i] for i in sorted(range(len(moves)), key=lambda i: -size[i])]
+    replies = []
+    for m in moves:
+        pos.push(m)
+        replies.append(len(pos.legal_placements(other)))
+        pos.pop()
+    return [moves[i] for i in sorted(range(len(moves)), key=lambda i: (replies[i], -size[i]))]
+
+
+def _other_side(pos: Position, params: tk.Params) -> int | None:
+    """The first colour after the one to move, in rotation, on the other
+    side (the other way to maximise) that still has a legal move."""
+    c = pos.to_move
+    for i in range(1, 4):
+        o = (c + i) % 4
+        if params.maximiser[o] != params.maximiser[c] and pos.has_legal_move(o):
+            return o
+    return None
 
 
 class _Figures:
@@ -216,7 +240,7 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
     variation is split all the way down), then its other moves tested
     against it on every thread; ``stop`` set ends the threads (OutOfTime)
     as the deadline does."""
-    moves = root_moves(pos)
+    moves = root_moves(pos, params)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
@@ -308,7 +332,7 @@ def null_window(pos: Position, params: tk.Params, deadline: float | None, t: int
     or ``stop`` is set first."""
     t0 = time.perf_counter()
     maximising = bool(params.maximiser[pos.to_move])
-    test = _Test(root_moves(pos))
+    test = _Test(root_moves(pos, params))
     halt = EitherSet(stop, test.done)
 
     def worker(eng: te.Engine) -> None:
@@ -402,7 +426,8 @@ def _helper(owner: te.Engine) -> te.Engine:
 
 
 def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 2, table_bits: int = 20,
-                         stop: threading.Event | None = None, join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
+                         stop: threading.Event | None = None,
+                         join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
     """The guaranteed scores of several colours, searched on ``workers``
     threads at once, an engine with tables of its own each, in the order
     given; a thread that finds no colour left (``join``) takes over half of

@@ -29,7 +29,7 @@ from solver.endgame.gametree import OutOfTime as TreeOutOfTime
 from solver.endgame.gametree import _key
 from solver.kernels.tables import unsupported
 from solver.packing.driver import best_value
-from tests.util import random_game
+from tests.util import random_game, reference_moves
 
 SEAT = (1, -1, 1, -1)
 
@@ -404,6 +404,47 @@ def test_root_split_on_two_threads_equals_minimax():
             assert oracle(pos)[0] == out.value
             pos.pop()
         assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
+
+
+@pytest.mark.parametrize("variant", [None, DUO])
+def test_split_nodes_take_the_kernels_order_at_a_fresh_root(variant):
+    """treesplit.root_moves: every legal move once; where the parameters
+    order fastest first at the node's ply, the fewest legal moves left to
+    the next colour of the other side (counted by the slow reference
+    generator) first, bigger pieces among equals; below those plies, or
+    without it, bigger pieces first. Two-player values and a guaranteed
+    score, mid-game positions."""
+    from solver.endgame import treesplit
+
+    def size(m: Move) -> int:
+        return len(pos.table.squares[m.placement])
+
+    ordered = 0
+    for seed in range(2):
+        start = Position(variant) if variant else Position()
+        pos = random_game(seed, start, max_moves=(18 if variant else 44) + 4 * seed)
+        replies: dict[tuple[Move, int], int] = {}
+        for params in (te.two_player_params(pos, te.TWO_PLAYER), te.guaranteed_params(pos, (pos.to_move + 1) % 4),
+                       te.two_player_params(pos, te.PLAIN),
+                       te.two_player_params(pos, te.TWO_PLAYER)._replace(root_ply=te.FASTEST_FIRST_ROWS + 1)):
+            moves = treesplit.root_moves(pos, params)
+            assert sorted(moves) == sorted(pos.legal_moves())
+            if params.order_mobility == 0 or params.root_ply > params.order_mobility:
+                assert [size(m) for m in moves] == sorted((size(m) for m in moves), reverse=True)
+                continue
+            c = pos.to_move
+            other = next(o for o in ((c + i) % 4 for i in (1, 2, 3))
+                         if params.maximiser[o] != params.maximiser[c] and reference_moves(pos, o))
+            keys = []
+            for m in moves:
+                if (m, other) not in replies:
+                    child = pos.copy()
+                    child.push(m)
+                    replies[m, other] = len(reference_moves(child, other))
+                keys.append((replies[m, other], -size(m)))
+            assert keys == sorted(keys)
+            ordered += keys[0][0] < keys[-1][0]
+    assert ordered >= 2  # positions where the replies told the moves apart
 
 
 def test_a_root_below_the_top_keeps_values_exact():
