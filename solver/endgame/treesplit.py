@@ -233,14 +233,18 @@ class _Figures:
 
 
 def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi: int, deadline: float | None,
-           plies: int, figures: _Figures, depth: int = 0, stop: threading.Event | None = None) -> tuple[int, Move]:
+           plies: int, figures: _Figures, depth: int = 0, stop: threading.Event | None = None,
+           first: Move | None = None) -> tuple[int, Move]:
     """(value, best move) of ``pos`` (``depth`` plies below the top, its
     parameters ``params``) within (lo, hi): with ``plies`` > 1 its first
     move's value first (split the same way, one ply less: the principal
     variation is split all the way down), then its other moves tested
     against it on every thread; ``stop`` set ends the threads (OutOfTime)
-    as the deadline does."""
+    as the deadline does; ``first``: a move searched before the others."""
     moves = root_moves(pos, params)
+    if first in moves:
+        moves.remove(first)
+        moves.insert(0, first)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
@@ -269,20 +273,21 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
 def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
                window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
                plies: int = 1, stop: threading.Event | None = None,
-               engs: list[te.Engine] | None = None) -> te.Outcome:
+               engs: list[te.Engine] | None = None, first: Move | None = None) -> te.Outcome:
     """The value and best move of ``pos`` (the game not over), its moves
     searched on ``workers`` threads (``share``: one table for all; else an
     engine with tables of its own each), the first move's value first
     split the same way ``plies`` - 1 plies deeper; raises OutOfTime with
     the bounds proven when the deadline passes first. ``engs``: engines
     on one table that already holds this search's entries (a search taken
-    over half way: its table, history and killers are kept)."""
+    over half way: its table, history and killers are kept). ``first``: a
+    move to search before the others (one that decided a winner's test)."""
     t0 = time.perf_counter()
     lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
     engs = engs or fresh_engines(pos.board, table_bits, workers, share)
     figures = _Figures()
     try:
-        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop)
+        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop, first=first)
     except te.OutOfTime:
         best = figures.root_best  # a root move's value bounds the side to move's side of the root
         if best is not None:
@@ -397,10 +402,19 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
     if not winner_first:
         return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
     engs = fresh_engines(pos.board, table_bits, workers, True)
-    return winner_then_value(lambda t, until: null_window(pos, p, until, t, engs, stop),
+    deciders: list[Move] = []  # the moves that decided the winner's tests, the last first in the value's search
+
+    def test(t: int, until: float | None) -> te.Outcome:
+        out = null_window(pos, p, until, t, engs, stop)
+        if out.move is not None:
+            deciders.append(out.move)
+        return out
+
+    return winner_then_value(test,
                              lambda w, until: split_root(pos, p, until, workers, w, table_bits, plies=plies, stop=stop,
-                                                         engs=engs),
+                                                         engs=engs, first=deciders[-1] if deciders else None),
                              window or (-tk.INF + 2, tk.INF - 2), deadline)
+
 
 
 # -- four-player guaranteed scores -----------------------------------------------------

@@ -63,6 +63,37 @@ def test_winner_first_gives_minimax_values_and_best_moves(positions, limit):
         pos.pop()
 
 
+def test_the_value_search_starts_from_the_move_that_decided_a_test(positions, monkeypatch):
+    """The move that decided the last of the winner's tests for the side to
+    move is the first the value search tries (its split root's first
+    move); values and best moves stay minimax's."""
+    tests, split = treesplit.null_window, treesplit.split_root
+    decided: list = []
+    firsts: list = []
+
+    def test(*args, **kwargs):
+        out = tests(*args, **kwargs)
+        decided.append(out.move)
+        return out
+
+    def value(*args, first=None, **kwargs):
+        firsts.append(first)
+        return split(*args, first=first, **kwargs)
+
+    monkeypatch.setattr(treesplit, "null_window", test)
+    monkeypatch.setattr(treesplit, "split_root", value)
+    started = 0
+    for pos, oracle in positions:
+        decided.clear()
+        firsts.clear()
+        out = treesplit.solve_two_player(pos.copy(), None, workers=2, table_bits=14, winner_first=True)
+        assert out.value == oracle(pos)[0]
+        moves = [m for m in decided if m is not None]
+        assert firsts == [moves[-1] if moves else None]
+        started += bool(moves)
+    assert started >= 10
+
+
 def test_when_only_the_value_runs_out_of_time_the_winner_is_proven(positions):
     """The tests finish, the value search gives up at once (proving nothing
     beyond its window): OutOfTime with bounds that hold the value and say
