@@ -416,7 +416,6 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
                              window or (-tk.INF + 2, tk.INF - 2), deadline)
 
 
-
 # -- four-player guaranteed scores -----------------------------------------------------
 @dataclass
 class _Colour:

@@ -88,6 +88,9 @@ def test_the_value_search_starts_from_the_move_that_decided_a_test(positions, mo
         firsts.clear()
         out = treesplit.solve_two_player(pos.copy(), None, workers=2, table_bits=14, winner_first=True)
         assert out.value == oracle(pos)[0]
+        pos.push(out.move)
+        assert oracle(pos)[0] == out.value
+        pos.pop()
         moves = [m for m in decided if m is not None]
         assert firsts == [moves[-1] if moves else None]
         started += bool(moves)
