@@ -208,7 +208,8 @@ def root_moves(pos: Position, params: tk.Params) -> list[Move]:
 
 def _other_side(pos: Position, params: tk.Params) -> int | None:
     """The first colour after the one to move, in rotation, on the other
-    side (the other way to maximise) that still has a legal move."""
+    side (the other way to maximise) that still has a legal move: the
+    kernel's ``treekernel._other_side`` on a Position."""
     c = pos.to_move
     for i in range(1, 4):
         o = (c + i) % 4
