@@ -232,10 +232,11 @@ class Settings:
 
 
 PLAIN = Settings()  # solo optima, annotate's walk
-# fastest first on the top five rows: more Duo values (12 and 14 placements
-# before the end) and four-player guaranteed scores (12) proven in the same
-# time; classic at 16 one value more on one thread, one fewer and one winner
-# more as analyze runs it; dearer on shallow, wide trees (benchmarks/RESULTS.md)
+# fastest first on the top five rows (and at split nodes, treesplit.root_moves):
+# more Duo values and winners (12 and 14 placements before the end), classic
+# values (16) and four-player guaranteed scores (12) proven in the same time;
+# dearer on lopsided positions near the end, through the root's order
+# (benchmarks/RESULTS.md)
 FASTEST_FIRST_ROWS = 5
 GUARANTEED = Settings(order_mobility=FASTEST_FIRST_ROWS)  # guaranteed scores
 # the two-player value's bounds: each one measured to take fewer positions and
