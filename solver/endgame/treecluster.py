@@ -257,12 +257,17 @@ class _Search:
     def out_of_time(self, deadline: float | None = None) -> bool:
         return self.seconds_left(deadline) < 0 or (self.stop is not None and self.stop.is_set())
 
-    def node(self, path: tuple[Move, ...], pos: Position, lo: int, hi: int, plies: int) -> tuple[int, Move]:
-        """(value, best move) of the position ``path`` leads to, within (lo, hi)."""
+    def node(self, path: tuple[Move, ...], pos: Position, lo: int, hi: int, plies: int,
+             first: Move | None = None) -> tuple[int, Move]:
+        """(value, best move) of the position ``path`` leads to, within (lo, hi);
+        ``first``: a move searched before the others."""
         from distributed import Variable
 
         maximising = bool(self.params.maximiser[pos.to_move])
         moves = root_moves(pos, self.params._replace(root_ply=len(path)))
+        if first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
         variable = Variable(f"blokus-tree-{self.id}-{len(self.variables)}", client=self.client)
         self.variables.append(variable)
         best: int | None = None
@@ -403,18 +408,26 @@ def solve_two_player(pos: Position, client, deadline: float | None, window: tupl
     its moves searched as tasks on the Dask ``client``'s workers (``plies``
     levels of the principal variation split; ``winner_first``: the winner
     proven first, :mod:`solver.endgame.winnerfirst`, the workers' tables
-    kept for the value); raises OutOfTime (with the bounds proven: the best
+    kept for the value, which starts from the move that decided the last
+    test); raises OutOfTime (with the bounds proven: the best
     root move's value bounds the side to move's side) when the deadline
     passes or ``stop`` is set first."""
     params = te.two_player_params(pos, te.TWO_PLAYER)
     search = _Search(client, pos, params, deadline, table_bits, stop)
+    deciders: list[Move] = []  # the moves that decided the winner's tests, the last first in the value's search
+
+    def test(t: int, until: float | None) -> te.Outcome:
+        out = search.null_window(pos, t, until)
+        if out.move is not None:
+            deciders.append(out.move)
+        return out
 
     def value(window: tuple[int, int], until: float | None) -> te.Outcome:
         t0 = time.perf_counter()
         lo, hi = window
         first = len(search.records)
         try:
-            value, move = search.node((), pos, lo, hi, plies)
+            value, move = search.node((), pos, lo, hi, plies, deciders[-1] if deciders else None)
         except te.OutOfTime:
             nodes = sum(r.nodes for r in search.records[first:])
             best = search.root_best
@@ -428,7 +441,7 @@ def solve_two_player(pos: Position, client, deadline: float | None, window: tupl
     window = window or (-tk.INF + 2, tk.INF - 2)
     try:
         if winner_first:
-            out = winner_then_value(lambda t, until: search.null_window(pos, t, until), value, window, deadline)
+            out = winner_then_value(test, value, window, deadline)
         else:
             out = value(window, deadline)
     finally:

@@ -103,6 +103,36 @@ def test_cluster_null_window_tests_prove_what_they_say(client):
             search.close()
 
 
+def test_the_clusters_value_search_starts_from_the_move_that_decided_a_test(client, monkeypatch):
+    """As on threads: the move that decided the last of the winner's tests
+    is the value search's first task; values and best moves stay minimax's."""
+    tests = tc._Search.null_window
+    decided: list = []  # (the test's move, the records collected when it ended)
+
+    def test(self, *args, **kwargs):
+        out = tests(self, *args, **kwargs)
+        decided.append((out.move, len(self.records)))
+        return out
+
+    monkeypatch.setattr(tc._Search, "null_window", test)
+    found = endgames(SMALL[0], 5, most=9, cap=1500, seed0=620)
+    found += endgames(DUO, 5, most=8, cap=1500, seed0=620)
+    started = 0
+    for pos, oracle in found:
+        decided.clear()
+        split = tc.solve_two_player(pos.copy(), client, None, table_bits=14, winner_first=True)
+        out = split.outcome
+        assert out.value == oracle(pos)[0]
+        pos.push(out.move)
+        assert oracle(pos)[0] == out.value
+        pos.pop()
+        moves = [m for m, _ in decided if m is not None]
+        if moves:
+            assert split.tasks[decided[-1][1]].path[0] == moves[-1]
+            started += 1
+    assert started >= 5
+
+
 @pytest.mark.parametrize("variant,back", [pytest.param(DUO, 7, id="duo"),
                                           pytest.param(None, 6, id="classic", marks=pytest.mark.slow)])  # two minutes
 def test_cluster_split_equals_one_process(client, variant, back):
