@@ -164,10 +164,10 @@ class _Sides:
         return _Side({color}, lambda p: p.score(color), lambda p: look(p)[color], self.stop)
 
     def _compiled_tree(self, side: _Side, color: int) -> CompiledTree:
-        from solver.endgame.treeengine import guaranteed_params, two_player_params
+        from solver.endgame.treeengine import TWO_PLAYER, guaranteed_params, two_player_params
 
-        if self.two_player:
-            return CompiledTree(side, self.board, two_player_params, TABLE_BITS)
+        if self.two_player:  # analyze's settings: more moves proven in the same time (benchmarks/RESULTS.md)
+            return CompiledTree(side, self.board, lambda p: two_player_params(p, TWO_PLAYER), TABLE_BITS)
         # a side per colour: smaller tables (16 MB each)
         return CompiledTree(side, self.board, lambda p: guaranteed_params(p, color), TABLE_BITS - 2)
 

@@ -231,7 +231,7 @@ class Settings:
     order_mobility: int = 0
 
 
-PLAIN = Settings()  # solo optima, annotate's walk
+PLAIN = Settings()  # solo optima
 # fastest first on the top five rows (and at split nodes, treesplit.root_moves):
 # more Duo values and winners (12 and 14 placements before the end), classic
 # values (16) and four-player guaranteed scores (12) proven in the same time;
