@@ -264,10 +264,7 @@ class _Search:
         from distributed import Variable
 
         maximising = bool(self.params.maximiser[pos.to_move])
-        moves = root_moves(pos, self.params._replace(root_ply=len(path)))
-        if first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
+        moves = root_moves(pos, self.params._replace(root_ply=len(path)), first)
         variable = Variable(f"blokus-tree-{self.id}-{len(self.variables)}", client=self.client)
         self.variables.append(variable)
         best: int | None = None

@@ -187,23 +187,28 @@ def engines(board, table_bits: int, workers: int, share: bool) -> list[te.Engine
     return engs[:workers]
 
 
-def root_moves(pos: Position, params: tk.Params) -> list[Move]:
+def root_moves(pos: Position, params: tk.Params, first: Move | None = None) -> list[Move]:
     """The moves of a split node in the kernel's order at a fresh root:
     bigger pieces first, or, where ``params`` orders by fastest first at
     the node's ply (Params.order_mobility), the moves that leave the next
     colour of the other side the fewest legal moves first, bigger pieces
-    among equals."""
+    among equals; ``first`` (a legal move) before them all."""
     moves = pos.legal_moves()
     size = [len(pos.table.squares[m.placement]) for m in moves]
     other = _other_side(pos, params) if 0 < params.order_mobility and params.root_ply <= params.order_mobility else None
     if other is None:
-        return [moves[i] for i in sorted(range(len(moves)), key=lambda i: -size[i])]
-    replies = []
-    for m in moves:
-        pos.push(m)
-        replies.append(len(pos.legal_placements(other)))
-        pos.pop()
-    return [moves[i] for i in sorted(range(len(moves)), key=lambda i: (replies[i], -size[i]))]
+        key = [-s for s in size]
+    else:
+        key = []
+        for m, s in zip(moves, size):
+            pos.push(m)
+            key.append((len(pos.legal_placements(other)), -s))
+            pos.pop()
+    ordered = [moves[i] for i in sorted(range(len(moves)), key=key.__getitem__)]
+    if first in ordered:
+        ordered.remove(first)
+        ordered.insert(0, first)
+    return ordered
 
 
 def _other_side(pos: Position, params: tk.Params) -> int | None:
@@ -242,10 +247,7 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
     variation is split all the way down), then its other moves tested
     against it on every thread; ``stop`` set ends the threads (OutOfTime)
     as the deadline does; ``first``: a move searched before the others."""
-    moves = root_moves(pos, params)
-    if first in moves:
-        moves.remove(first)
-        moves.insert(0, first)
+    moves = root_moves(pos, params, first)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
