@@ -411,34 +411,27 @@ def solve_two_player(pos: Position, client, deadline: float | None, window: tupl
     passes or ``stop`` is set first."""
     params = te.two_player_params(pos, te.TWO_PLAYER)
     search = _Search(client, pos, params, deadline, table_bits, stop)
-    deciders: list[Move] = []  # the moves that decided the winner's tests, the last first in the value's search
 
-    def test(t: int, until: float | None) -> te.Outcome:
-        out = search.null_window(pos, t, until)
-        if out.move is not None:
-            deciders.append(out.move)
-        return out
-
-    def value(window: tuple[int, int], until: float | None) -> te.Outcome:
+    def value(window: tuple[int, int], until: float | None, first: Move | None = None) -> te.Outcome:
         t0 = time.perf_counter()
         lo, hi = window
-        first = len(search.records)
+        since = len(search.records)  # this step's records start here
         try:
-            value, move = search.node((), pos, lo, hi, plies, deciders[-1] if deciders else None)
+            value, move = search.node((), pos, lo, hi, plies, first)
         except te.OutOfTime:
-            nodes = sum(r.nodes for r in search.records[first:])
+            nodes = sum(r.nodes for r in search.records[since:])
             best = search.root_best
             if best is not None:  # a root move's value bounds the side to move's side of the root
                 lo, hi = (max(lo, best), hi) if params.maximiser[pos.to_move] else (lo, min(hi, best))
             raise te.OutOfTime((lo, hi), nodes, 0, time.perf_counter() - t0) from None
-        records = search.records[first:]
+        records = search.records[since:]
         depth = max((r.depth + len(r.path) for r in records), default=0)
         return te.Outcome(value, move, sum(r.nodes for r in records), 0, depth, time.perf_counter() - t0)
 
     window = window or (-tk.INF + 2, tk.INF - 2)
     try:
         if winner_first:
-            out = winner_then_value(test, value, window, deadline)
+            out = winner_then_value(lambda t, until: search.null_window(pos, t, until), value, window, deadline)
         else:
             out = value(window, deadline)
     finally:

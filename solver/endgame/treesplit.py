@@ -405,17 +405,9 @@ def solve_two_player(pos: Position, deadline: float | None, window: tuple[int, i
     if not winner_first:
         return split_root(pos, p, deadline, workers, window, table_bits, share, plies, stop)
     engs = fresh_engines(pos.board, table_bits, workers, True)
-    deciders: list[Move] = []  # the moves that decided the winner's tests, the last first in the value's search
-
-    def test(t: int, until: float | None) -> te.Outcome:
-        out = null_window(pos, p, until, t, engs, stop)
-        if out.move is not None:
-            deciders.append(out.move)
-        return out
-
-    return winner_then_value(test,
-                             lambda w, until: split_root(pos, p, until, workers, w, table_bits, plies=plies, stop=stop,
-                                                         engs=engs, first=deciders[-1] if deciders else None),
+    return winner_then_value(lambda t, until: null_window(pos, p, until, t, engs, stop),
+                             lambda w, until, first: split_root(pos, p, until, workers, w, table_bits, plies=plies,
+                                                                stop=stop, engs=engs, first=first),
                              window or (-tk.INF + 2, tk.INF - 2), deadline)
 
 

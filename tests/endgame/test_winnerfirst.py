@@ -103,7 +103,7 @@ def test_when_only_the_value_runs_out_of_time_the_winner_is_proven(positions):
     who wins (or that it is a draw)."""
     windows = []
 
-    def no_value(window, deadline):
+    def no_value(window, deadline, first):
         windows.append(window)
         raise OutOfTime(window, 0, 0, 0.0)
 
