@@ -1,0 +1,118 @@
+"""The window count: a second exact count over one colour's spare squares,
+made over the board's two-by-two windows, for both engines.
+
+Pieces of one colour never share an edge, so a window (four free squares
+around an inner grid point) holds at most two of the colour's squares
+unless one piece holds three or four of them: three covered squares of a
+window form an L whose corner square shares an edge with the other two,
+so all three are one piece, and the fourth square, next to two of them,
+is that piece's or spare. A piece's own surplus over two, summed over its
+windows, is a constant of its shape (:func:`piece_excess`: 1 for V3 and
+L4, 2 for O, 4 for X; 33 for the 21 classic pieces).
+
+Count the spare squares window by window. A square lies in ``k`` windows
+(4 inside, 2 on a border, 1 in a corner, fewer next to a blocked square),
+so over a packing
+
+    sum over spare s of (4 - k(s))  +  sum over windows of max(0, spare in it - 2)
+        = 4 x spare - 2 x windows + (the surplus the pieces realise)
+       <= 4 x spare - 2 x windows + (the pieces' surplus) = the slack.
+
+The left side only grows as squares are declared spare, so a partial
+packing whose spare squares already exceed the slack is dead, and a
+negative slack rules the board out before any search (one colour's 21
+pieces on 9 x 15: slack -7).
+
+Squares still to be decided count too. Six free squares joined by edges
+are never all covered (they would all be one piece), so each of the
+disjoint groups of :func:`six_groups`, taken among the squares of
+weight one or more, holds a spare square of at least its lightest
+weight. On 12 x 12 the slack is 11 and the border's 44 squares make
+seven groups of weight 2: 14, no packing (:func:`window_bound`).
+"""
+
+from __future__ import annotations
+
+from solver.core.geometry import SQUARE, Board, squares_of
+from solver.core.pieces import PIECES
+from solver.puzzle.definition import Goal, Puzzle
+
+Window = tuple[int, int, int, int]
+
+
+def piece_excess(piece: int) -> int:
+    """The piece's squares beyond two in each two-by-two window, summed."""
+    cells = set(PIECES[piece].orientations[0])
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    total = 0
+    for r in range(min(rows) - 1, max(rows) + 1):
+        for c in range(min(cols) - 1, max(cols) + 1):
+            total += max(0, sum((r + dr, c + dc) in cells for dr in (0, 1) for dc in (0, 1)) - 2)
+    return total
+
+
+def windows(board: Board, free: int) -> list[Window]:
+    """Every two-by-two window of free squares, its top left square first."""
+    found = []
+    for s in squares_of(free):
+        row, col = board.row_col(s)
+        if row + 1 < board.height and col + 1 < board.width:
+            square = (s, s + 1, s + board.width, s + board.width + 1)
+            if all(free >> q & 1 for q in square):
+                found.append(square)
+    return found
+
+
+def window_weights(board: Board, free: int, wins: list[Window]) -> dict[int, int]:
+    """Per free square, 4 less the windows it lies in (0 left out)."""
+    inside = {s: 0 for s in squares_of(free)}
+    for w in wins:
+        for s in w:
+            inside[s] += 1
+    return {s: 4 - k for s, k in inside.items() if k < 4}
+
+
+def six_groups(board: Board, weights: dict[int, int]) -> list[tuple[int, ...]]:
+    """Disjoint sets of six weighted squares, each joined by edges: paths
+    grown greedily from the square with the fewest weighted neighbours
+    left (on a rectangle, the border cut into runs of six)."""
+    left = set(weights)
+
+    def near(s: int) -> list[int]:
+        return [t for t in squares_of(board.edge_neighbours(1 << s)) if t in left]
+
+    groups = []
+    while left:
+        path = [min(left, key=lambda s: (len(near(s)), s))]
+        left.remove(path[0])
+        while len(path) < 6 and (options := near(path[-1])):
+            path.append(min(options, key=lambda t: (len(near(t)), t)))
+            left.remove(path[-1])
+        if len(path) == 6:
+            groups.append(tuple(path))
+    return groups
+
+
+def window_bound(puzzle: Puzzle) -> int | None:
+    """The slack less what the six-square groups must spend at least
+    (negative: no packing); None where :func:`window_slack` is."""
+    slack = window_slack(puzzle)
+    if slack is None:
+        return None
+    b, free = puzzle.board, puzzle.masks.free
+    weights = window_weights(b, free, windows(b, free))
+    return slack - sum(min(weights[s] for s in g) for g in six_groups(b, weights))
+
+
+def window_slack(puzzle: Puzzle) -> int | None:
+    """For a place-all or count puzzle of one colour on the square grid:
+    the bound of the module docstring on the spare squares' weights and
+    crowded windows (negative: no packing). None otherwise (more colours
+    may share edges; a maximize goal leaves the spare squares open)."""
+    colors = [c for c in puzzle.colors if puzzle.pieces.get(c)]
+    if len(colors) != 1 or puzzle.goal is Goal.MAXIMIZE or puzzle.board.grid != SQUARE:
+        return None
+    n = len(windows(puzzle.board, puzzle.masks.free))
+    surplus = sum(piece_excess(i) for i in puzzle.pieces[colors[0]])
+    return 4 * puzzle.spare_squares - 2 * n + surplus
