@@ -36,9 +36,16 @@ from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
 from solver.puzzle.edges import no_room
-from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
+from solver.puzzle.result import (
+    Progress,
+    ProgressCallback,
+    Solution,
+    SolveResult,
+    Status,
+)
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
+from solver.puzzle.windows import window_bound
 
 
 class Mode(StrEnum):
@@ -204,20 +211,23 @@ def _place_all(puzzle: Puzzle, run: _Run, mode: Mode, seed: int, deadline: Deadl
 
 
 class NoRoom:
-    """The complete search of a puzzle whose pieces the edge budget
-    (:mod:`solver.puzzle.edges`) already shows cannot all fit: no solutions."""
+    """The complete search of a puzzle whose pieces a count already shows
+    cannot all fit: the edge budget (:mod:`solver.puzzle.edges`) or the
+    window count (:mod:`solver.puzzle.windows`), its ``name``. No solutions."""
 
-    name = "edge budget"
     nodes = 0
     multiplier = 1
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def solutions(self) -> Iterator[Solution | None]:
         return iter(())
 
 
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
-    """The exhaustive search for the puzzle: none when the edge budget rules
-    it out, the compiled fill kernel when it applies, the compiled waste
+    """The exhaustive search for the puzzle: none when the edge budget or
+    the window count rules it out, the compiled fill kernel when it applies, the compiled waste
     search for place-all puzzles with spare squares (numba's kernels are
     imported only then: loading numba costs 0.25 s), else the Python one
     (same interface: ``name``, ``nodes``, ``solutions()``, and
@@ -227,7 +237,9 @@ def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
     a roomy board searching without the game rule's corner contact (the
     memo's price) loses more than the memo wins."""
     if no_room(puzzle) is not None:
-        return NoRoom()
+        return NoRoom("edge budget")
+    if (bound := window_bound(puzzle)) is not None and bound < 0:
+        return NoRoom("window count")
     if puzzle.goal is not Goal.MAXIMIZE and puzzle.spare_squares == 0:
         from solver.packing.fillkernel import KernelSearch, supported
 

@@ -29,6 +29,7 @@ from solver.puzzle.edges import perimeter, spare_sides
 from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
+from solver.puzzle.windows import six_groups, window_bound, window_slack, window_weights, windows
 
 MEMO_START_BITS = 20  # the memo table's first size: 2**20 entries (24 MB)
 
@@ -52,7 +53,7 @@ class CompiledWasteSearch:
     name = "compiled waste search"
 
     def __init__(self, puzzle: Puzzle, seed: int | None = None, chunk: int = 200_000,
-                 options: int = kernel.ONLY_ONE | kernel.FIT | kernel.EDGES, spread: float = 0.0,
+                 options: int = kernel.ONLY_ONE | kernel.FIT | kernel.EDGES | kernel.WINDOWS, spread: float = 0.0,
                  symmetric: bool = False,
                  symmetry: tuple[list[int], dict[int, int]] | None = None,
                  memo: bool = False, memo_bits: int = 24):
@@ -100,8 +101,40 @@ class CompiledWasteSearch:
                 self.perimeter[k] = perimeter(puzzle.table, puzzle.table.by_piece[k][0])
         if self.edge_budget is None or self.partner[0] >= 0:
             self.options &= ~kernel.EDGES
+        self._windows()
         self._memo(memo, memo_bits, depth)
-        self.finished = self.budget < 0 or (self.edge_budget is not None and self.edge_budget < 0)
+        self.finished = (self.budget < 0 or (self.edge_budget is not None and self.edge_budget < 0)
+                         or (self.win_slack is not None and window_bound(self.puzzle) < 0))
+
+    def _windows(self) -> None:
+        """The window count's arrays (WINDOWS, :mod:`solver.puzzle.windows`):
+        per square its weight and the windows it lies in (-1 ends a row),
+        per window its squares, per six-square group its squares and
+        lightest weight. Off where the slack allows a weight of one per
+        spare square (too loose to cut early), and with a partner."""
+        b, free = self.puzzle.board, self.puzzle.masks.free
+        self.win_slack = window_slack(self.puzzle) if self.partner[0] < 0 else None
+        self.weight = np.zeros(b.size, dtype=np.int64)
+        self.wins_of = np.full((b.size, 4), -1, dtype=np.int64)
+        self.wsq = np.zeros((1, 4), dtype=np.int64)
+        self.groups = np.zeros((0, 6), dtype=np.int64)
+        self.gmin = np.zeros(0, dtype=np.int64)
+        if self.win_slack is None or self.win_slack >= self.budget:
+            self.options &= ~kernel.WINDOWS
+            return
+        wins = windows(b, free)
+        weights = window_weights(b, free, wins)
+        for s, k in weights.items():
+            self.weight[s] = k
+        if wins:
+            self.wsq = np.array(wins, dtype=np.int64)
+        for i, w in enumerate(wins):
+            for s in w:
+                self.wins_of[s, list(self.wins_of[s]).index(-1)] = i
+        groups = six_groups(b, weights)
+        if groups:
+            self.groups = np.array(groups, dtype=np.int64)
+            self.gmin = np.array([min(weights[s] for s in g) for g in groups], dtype=np.int64)
 
     def _memo(self, wanted: bool, bits: int, depth: int) -> None:
         """The kernel's memo of dead frontiers (see the class), where it is
@@ -262,6 +295,7 @@ class CompiledWasteSearch:
                 self.hand, self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
                 self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
                 self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter,
+                self.win_slack or 0, self.weight, self.wins_of, self.wsq, self.groups, self.gmin,
                 self.memo_table, self.mkey, self.mparam, self.ctl, end - self.nodes)
             if self.options & kernel.MEMO:
                 self._grow_memo()

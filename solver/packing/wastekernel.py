@@ -13,7 +13,9 @@ small closed holes the small pieces left cannot fill exceed the budget
 (options: ONLY_ONE, FIT below), or (EDGES, one colour) when its spare
 squares' sides facing each other or the border, those there now and
 those the spare squares still to come must add, exceed the total every
-packing has. With MEMO (one colour, searched without the game rule) a
+packing has, or (WINDOWS, one colour) when its spare squares' weights and
+crowded two-by-two windows, with what the six-square groups still must
+spend, exceed the slack (solver.puzzle.windows). With MEMO (one colour, searched without the game rule) a
 node whose frontier (_frontier_key) matches one whose subtree held no
 leaf is cut. With a partner colour per colour
 (``partner[0] >= 0``) each placement comes with its half-turned image
@@ -43,6 +45,7 @@ EVAL, NEXT, BACK = 0, 1, 2  # what to do at the current depth
 ONLY_ONE = 1  # options: count the squares only one colour can cover beyond its squares to place
 FIT = 2  # options: every piece in hand still has a placement on its colour's coverable squares
 EDGES = 4  # options, one colour only: the sides of its spare squares facing each other or the border (see _edge_waste)
+WINDOWS = 16  # options, one colour only: its spare squares' weights and crowded windows (see _window_waste)
 MEMO = 8  # options, one colour, no game rule: nodes searched through without a leaf remembered (_frontier_key)
 
 C_LEAVES, C_MEMO_HITS, C_MEMO_STORES = 5, 6, 7  # ctl beyond the first five
@@ -140,6 +143,48 @@ def _edge_waste(x, free, neighbour, nw):
 
 
 @njit(cache=True)
+def _window_waste(x, weight, wins_of, wsq, groups, gmin, nw):
+    """For the squares of x (spare, or empty and closed to the one colour):
+    their weights (4 less the two-by-two windows of free squares each lies
+    in) plus, per window, its squares of x beyond two, plus the lightest
+    weight of each six-square group with none in x, which must still get
+    a spare square (solver.puzzle.windows: over a packing this is at most
+    the slack; it only grows down the search). A window is counted from
+    its first square in x."""
+    n = 0
+    for w in range(nw):
+        v = x[w]
+        while v:
+            s = w * 64 + ctz(v)
+            v &= v - ONE
+            n += weight[s]
+            for j in range(4):
+                win = wins_of[s, j]
+                if win < 0:
+                    break
+                k = 0
+                first = True
+                for i in range(4):
+                    t = wsq[win, i]
+                    if (x[t >> 6] >> np.uint64(t & 63)) & ONE:
+                        if t < s:
+                            first = False
+                        k += 1
+                if first and k > 2:
+                    n += k - 2
+    for g in range(groups.shape[0]):
+        hit = False
+        for i in range(6):
+            t = groups[g, i]
+            if (x[t >> 6] >> np.uint64(t & 63)) & ONE:
+                hit = True
+                break
+        if not hit:
+            n += gmin[g]
+    return n
+
+
+@njit(cache=True)
 def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
     """Every piece in colour c's hand has a placement inside rows[4 + c]
     (its coverable squares). wit[c, k] keeps the last placement found, a
@@ -173,7 +218,7 @@ def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
 @njit(cache=True)
 def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
           neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
-          free, edge_budget, perimeter):
+          free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gmin):
     """True when no packing extends the node at depth d (see the module)."""
     n_col = forb.shape[1]
     for w in range(nw):
@@ -259,6 +304,11 @@ def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budge
             h &= h - 1
             more -= perimeter[i]
         if now + max(0, (more + 1) // 2) > edge_budget:
+            return True
+    if options & WINDOWS:  # (one colour) its spare squares now and for good
+        for w in range(nw):
+            seedrow[w] = free[w] & ~occ[d, 0, w] & ~rows[3, w]
+        if _window_waste(seedrow, weight, wins_of, wsq, groups, gmin, nw) > win_slack:
             return True
     excess = 0
     if options & ONLY_ONE:  # squares only c can cover, beyond c's squares to place
@@ -406,7 +456,7 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
         starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
         forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
         rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, free, edge_budget, perimeter,
-        memo, mkey, mparam, ctl, max_nodes):
+        win_slack, weight, wins_of, wsq, groups, gmin, memo, mkey, mparam, ctl, max_nodes):
     """Search on from the state in the arrays for at most max_nodes nodes;
     returns BUDGET, LEAF or DONE (see the module)."""
     n_col = forb.shape[1]
@@ -425,7 +475,7 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
                     leaf = False
             if _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
                      neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
-                     free, edge_budget, perimeter):
+                     free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gmin):
                 state = BACK
                 continue
             if npieces[d] > ctl[3]:
