@@ -38,6 +38,7 @@ from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, outside_sides, sides, spare_sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
+from solver.puzzle.windows import six_groups, window_bound, window_slack, window_weights, windows
 
 
 def build(
@@ -77,6 +78,7 @@ def build(
     else:
         _add_edge_budget(m)
         _add_spare_sides(m)
+        _add_window_count(m)
     if order_colors:
         add_color_order(m)
     if order_board is not None:
@@ -447,6 +449,45 @@ def _add_spare_sides(m: PuzzleModel) -> None:
             model.add_bool_or([z] + [v for v in (cov, other) if v is not None])  # both spare: z
             terms.append(z)
     model.add(sum(terms) <= budget)
+
+
+def _add_window_count(m: PuzzleModel) -> None:
+    """One colour: its spare squares' weights (4 less the two-by-two
+    windows each lies in) plus each window's spare squares beyond two, at
+    most the slack of :mod:`solver.puzzle.windows` (an integer per window
+    for its crowding), and a spare square in each six-square group. Left
+    out where the slack leaves a weight of one per spare square (it would
+    not bind early)."""
+    puzzle, model, b = m.puzzle, m.model, m.puzzle.board
+    slack = window_slack(puzzle)
+    if slack is None:
+        return
+    if window_bound(puzzle) < 0:
+        model.add_bool_or([])  # (no packing)
+        return
+    if slack >= puzzle.spare_squares:
+        return
+    c = next(c for c in puzzle.colors if puzzle.pieces.get(c))
+    free = puzzle.masks.free
+    wins = windows(b, free)
+    weights = window_weights(b, free, wins)
+    terms = []
+    for s, k in weights.items():
+        cov = m.covered.get((c, s))
+        terms.append(k if cov is None else k * (1 - cov))
+    for w in wins:
+        cov = [v for s in w if (v := m.covered.get((c, s))) is not None]
+        if len(cov) < 2:
+            terms.append(2 - len(cov))  # at least this much crowding whatever is covered
+            continue
+        z = model.new_int_var(0, 2, "")
+        model.add(z + sum(cov) >= 2)
+        terms.append(z)
+    model.add(sum(terms) <= slack)
+    for group in six_groups(b, weights):
+        cov = [v for s in group if (v := m.covered.get((c, s))) is not None]
+        if len(cov) == len(group):
+            model.add_bool_or([v.Not() for v in cov])
 
 
 def tie_images(m: PuzzleModel, pmap: list, cmap: dict[int, int]) -> None:
