@@ -24,6 +24,8 @@ unit edges (no two pieces of a colour share an edge), each edge is on the
 board's border or faces an empty square, and an empty square faces at
 most four, so W x H >= 89 + (216 - 2 (W + H)) / 4; a rectangle below it
 is impossible by counting (reported, never counted as an engine's proof).
+The window count's bound beside it (:mod:`solver.puzzle.windows`, which
+both engines use): negative, no packing.
 ``--image``: the packing of the smallest rectangle packed, drawn lying
 down (height x width: the same puzzle), pieces numbered in play order.
 """
@@ -41,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solver.core.geometry import Board  # noqa: E402
 from solver.core.pieces import CLASSIC_PIECES, PIECE_SIZES, PIECES  # noqa: E402
 from solver.puzzle.definition import Puzzle  # noqa: E402
+from solver.puzzle.windows import window_bound  # noqa: E402
 from solver.solving import solve  # noqa: E402
 
 SQUARES = sum(PIECE_SIZES[i] for i in CLASSIC_PIECES)  # 89
@@ -81,10 +84,12 @@ def main() -> None:
     boxes = sorted(((w, h) for w in range(args.min_width, 30) for h in range(w, 100)
                     if max(SQUARES, args.min_area) <= w * h <= args.max_area), key=lambda wh: (wh[0] * wh[1], wh[0]))
     rows = []
-    print(f"{'board':>6} {'area':>5} {'count bound':>11}  {'search':<22} {'cpsat':<22} verdict", flush=True)
+    print(f"{'board':>6} {'area':>5} {'count bound':>11} {'windows':>7}  {'search':<22} {'cpsat':<22} verdict",
+          flush=True)
     for w, h in boxes:
         puzzle = one_colour(w, h)
-        row = {"board": f"{w}x{h}", "area": w * h, "counting_bound": counting_bound(w, h)}
+        row = {"board": f"{w}x{h}", "area": w * h, "counting_bound": counting_bound(w, h),
+               "window_bound": window_bound(puzzle)}
         verdict = "open"
         for engine in engines:
             r = solve(puzzle, engine, time_limit=args.limit, mode=args.search_mode if engine == "search" else "auto")
@@ -100,8 +105,8 @@ def main() -> None:
         rows.append(row)
         cells = [_cell(row[e]) if e in row else "-" for e in ("search", "cpsat")]
         below = " (below the counting bound)" if w * h < row["counting_bound"] else ""
-        print(f"{w}x{h:<3} {w * h:>5} {row['counting_bound']:>11}  {cells[0]:<22} {cells[1]:<22} {verdict}{below}",
-              flush=True)
+        print(f"{w}x{h:<3} {w * h:>5} {row['counting_bound']:>11} {row['window_bound']:>7}  {cells[0]:<22} "
+              f"{cells[1]:<22} {verdict}{below}", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     packed = [row for row in rows if row["verdict"] == "packed"]
