@@ -113,7 +113,8 @@ class CompiledWasteSearch:
         lightest weight. Off where the slack allows a weight of one per
         spare square (too loose to cut early), and with a partner."""
         b, free = self.puzzle.board, self.puzzle.masks.free
-        self.win_slack = window_slack(self.puzzle) if self.partner[0] < 0 else None
+        wanted = self.options & kernel.WINDOWS and self.partner[0] < 0
+        self.win_slack = window_slack(self.puzzle) if wanted else None
         self.weight = np.zeros(b.size, dtype=np.int64)
         self.wins_of = np.full((b.size, 4), -1, dtype=np.int64)
         self.wsq = np.zeros((1, 4), dtype=np.int64)
