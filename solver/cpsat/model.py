@@ -13,7 +13,8 @@
   colour (the ``touch`` rule, and a cheap necessary condition of ``game``);
 - connectivity for ``game``, as levels (see connectivity.py; the ``cuts``
   encoding adds nothing here);
-- the edge budget (see solver/puzzle/edges.py) for place-all and counting;
+- the edge budget (see solver/puzzle/edges.py) for place-all and counting,
+  and for one colour the window count (see solver/puzzle/windows.py);
 - the same-shape rule, monomino-last (the monomino's squares are never a
   parent), and the maximize objective (squares placed, or the advanced
   score with +15 / +20 bonuses), with tight bounds;
