@@ -72,7 +72,7 @@ def test_looking_for_one_packing_on_a_tight_one_colour_board_uses_the_memo(monke
     pieces = tuple(sorted(piece_by_name(n).index for n in ("1", "2", "I3", "V3", "L4", "T4", "P")))
     strips = [Puzzle(Board(w, h, frozenset(), starts), (0,), {0: pieces}, name=f"{w}x{h}")
               for w, h in ((3, 10), (3, 11), (3, 12), (4, 8), (4, 9), (5, 6), (5, 7))]
-    randoms = [random_puzzle(seed, max_pieces=5, goals=("place-all",)) for seed in range(400)]
+    randoms = [random_puzzle(seed, max_pieces=5, goals=("place-all",)) for seed in range(800)]
     packed = impossible = compiled = memoised = 0
     for puzzle in strips + randoms:
         if len(puzzle.colors) != 1 or not 0 < puzzle.spare_squares <= driver.MEMO_SPARE * puzzle.free_squares:
