@@ -36,13 +36,7 @@ from solver.packing.exhaustive import Exhaustive
 from solver.packing.symmetric import SymmetricBeam
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, objective_value
 from solver.puzzle.edges import no_room
-from solver.puzzle.result import (
-    Progress,
-    ProgressCallback,
-    Solution,
-    SolveResult,
-    Status,
-)
+from solver.puzzle.result import Progress, ProgressCallback, Solution, SolveResult, Status
 from solver.puzzle.symmetry import symmetry_applies
 from solver.puzzle.verify import VerificationError, verify
 from solver.puzzle.windows import window_bound
@@ -227,8 +221,9 @@ class NoRoom:
 
 def _complete_search(puzzle: Puzzle, stop_after: int | None = None):
     """The exhaustive search for the puzzle: none when the edge budget or
-    the window count rules it out, the compiled fill kernel when it applies, the compiled waste
-    search for place-all puzzles with spare squares (numba's kernels are
+    the window count rules it out, the compiled fill kernel when it
+    applies, the compiled waste search for place-all puzzles with spare
+    squares (numba's kernels are
     imported only then: loading numba costs 0.25 s), else the Python one
     (same interface: ``name``, ``nodes``, ``solutions()``, and
     ``multiplier`` for counts). The waste search remembers dead frontiers

@@ -15,9 +15,9 @@ squares' sides facing each other or the border, those there now and
 those the spare squares still to come must add, exceed the total every
 packing has, or (WINDOWS, one colour) when its spare squares' weights and
 crowded two-by-two windows, with what the six-square groups still must
-spend, exceed the slack (solver.puzzle.windows). With MEMO (one colour, searched without the game rule) a
-node whose frontier (_frontier_key) matches one whose subtree held no
-leaf is cut. With a partner colour per colour
+spend, exceed the slack (solver.puzzle.windows). With MEMO (one colour,
+searched without the game rule) a node whose frontier (_frontier_key)
+matches one whose subtree held no leaf is cut. With a partner colour per colour
 (``partner[0] >= 0``) each placement comes with its half-turned image
 (``img_p``) for the partner, and a spare square with its image: the
 half-turn symmetric packings only.
