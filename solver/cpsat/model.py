@@ -456,7 +456,10 @@ def _add_window_count(m: PuzzleModel) -> None:
     """One colour: its spare squares' weights (4 less the two-by-two
     windows each lies in) plus each window's spare squares beyond two, at
     most the slack of :mod:`solver.puzzle.windows` (an integer per window
-    for its crowding), and a spare square in each six-square group. Left
+    for its crowding), and a spare square in each six-square group (an
+    integer per group for its squares' weight, at least its lightest, so
+    propagation cuts with the bound, not the slack: one colour on 5 x 28
+    from UNKNOWN after 300 s to INFEASIBLE in seconds). Left
     out where the slack leaves a weight of one per spare square (it would
     not bind early)."""
     puzzle, model, b = m.puzzle, m.model, m.puzzle.board
@@ -472,10 +475,20 @@ def _add_window_count(m: PuzzleModel) -> None:
     free = puzzle.masks.free
     wins = windows(b, free)
     weights = window_weights(b, free, wins)
-    terms = []
-    for s, k in weights.items():
+    def spent(s: int, k: int):
         cov = m.covered.get((c, s))
-        terms.append(k if cov is None else k * (1 - cov))
+        return k if cov is None else k * (1 - cov)
+
+    groups = six_groups(b, weights)
+    grouped = {s for g in groups for s in g}
+    terms = [spent(s, k) for s, k in weights.items() if s not in grouped]
+    for g in groups:
+        # the group's spare weight as an integer bounded below by its
+        # lightest square's, so propagation sees what the group must spend
+        least = min(weights[s] for s in g)
+        y = model.new_int_var(least, sum(weights[s] for s in g), "")
+        model.add(y == sum(spent(s, weights[s]) for s in g))
+        terms.append(y)
     for w in wins:
         cov = [v for s in w if (v := m.covered.get((c, s))) is not None]
         if len(cov) < 2:
@@ -485,7 +498,7 @@ def _add_window_count(m: PuzzleModel) -> None:
         model.add(z + sum(cov) >= 2)
         terms.append(z)
     model.add(sum(terms) <= slack)
-    for group in six_groups(b, weights):
+    for group in groups:
         cov = [v for s in group if (v := m.covered.get((c, s))) is not None]
         if len(cov) == len(group):
             model.add_bool_or([v.Not() for v in cov])

@@ -159,3 +159,15 @@ def test_rectangles_no_search_had_decided_are_ruled_out_by_the_count(size):
     search = solve(puzzle, "search", time_limit=60)
     assert (search.status.value, search.method) == ("INFEASIBLE", "window count")
     assert solve(puzzle, "cpsat", time_limit=60).status.value == "INFEASIBLE"
+
+
+@pytest.mark.slow
+def test_both_engines_rule_out_a_rectangle_the_count_alone_leaves_open():
+    """One colour's 21 pieces on 5 x 28: the bound leaves a weight of one,
+    so the engines must search; both prove it impossible, CP-SAT because
+    each six-square group's weight is an integer it propagates."""
+    puzzle = one_colour(5, 28)
+    assert window_bound(puzzle) == 1
+    search = solve(puzzle, "search", time_limit=120, mode="exhaustive")
+    assert (search.status.value, search.method) == ("INFEASIBLE", "compiled waste search")
+    assert solve(puzzle, "cpsat", time_limit=120).status.value == "INFEASIBLE"
