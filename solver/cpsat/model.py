@@ -39,7 +39,7 @@ from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, outside_sides, sides, spare_sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
-from solver.puzzle.windows import six_groups, window_bound, window_slack, window_weights, windows
+from solver.puzzle.windows import spare_groups, window_bound, window_slack, window_weights, windows
 
 
 def build(
@@ -456,12 +456,13 @@ def _add_window_count(m: PuzzleModel) -> None:
     """One colour: its spare squares' weights (4 less the two-by-two
     windows each lies in) plus each window's spare squares beyond two, at
     most the slack of :mod:`solver.puzzle.windows` (an integer per window
-    for its crowding), and a spare square in each six-square group (an
-    integer per group for its squares' weight, at least its lightest, so
-    propagation cuts with the bound, not the slack: one colour on 5 x 28
-    from UNKNOWN after 300 s to INFEASIBLE in seconds). Left
-    out where the slack leaves a weight of one per spare square (it would
-    not bind early)."""
+    for its crowding), and each spare group's spare squares at least what
+    it holds in every packing (an integer per group for its squares'
+    weight, at least that many times its least weight, so propagation
+    cuts with the bound, not the slack: one colour on 5 x 28 went from
+    UNKNOWN after 300 s to INFEASIBLE in seconds). Left out where the
+    slack leaves a weight of one per spare square (it would not bind
+    early)."""
     puzzle, model, b = m.puzzle, m.model, m.puzzle.board
     slack = window_slack(puzzle)
     if slack is None:
@@ -475,20 +476,19 @@ def _add_window_count(m: PuzzleModel) -> None:
     free = puzzle.masks.free
     wins = windows(b, free)
     weights = window_weights(b, free, wins)
-    def spent(s: int, k: int):
-        cov = m.covered.get((c, s))
-        return k if cov is None else k * (1 - cov)
 
-    groups = six_groups(b, weights)
-    grouped = {s for g in groups for s in g}
-    terms = [spent(s, k) for s, k in weights.items() if s not in grouped]
-    for g in groups:
-        # the group's spare weight as an integer bounded below by its
-        # lightest square's, so propagation sees what the group must spend
-        least = min(weights[s] for s in g)
-        y = model.new_int_var(least, sum(weights[s] for s in g), "")
-        model.add(y == sum(spent(s, weights[s]) for s in g))
+    def spare(s: int):
+        cov = m.covered.get((c, s))
+        return 1 if cov is None else 1 - cov
+
+    groups = spare_groups(puzzle)
+    grouped = {s for g, _, _ in groups for s in g}
+    terms = [weights[s] * spare(s) for s in weights if s not in grouped]
+    for g, need, least in groups:
+        y = model.new_int_var(need * least, sum(weights[s] for s in g), "")
+        model.add(y == sum(weights[s] * spare(s) for s in g))
         terms.append(y)
+        model.add(sum(spare(s) for s in g) >= need)
     for w in wins:
         cov = [v for s in w if (v := m.covered.get((c, s))) is not None]
         if len(cov) < 2:
@@ -498,10 +498,6 @@ def _add_window_count(m: PuzzleModel) -> None:
         model.add(z + sum(cov) >= 2)
         terms.append(z)
     model.add(sum(terms) <= slack)
-    for group in groups:
-        cov = [v for s in group if (v := m.covered.get((c, s))) is not None]
-        if len(cov) == len(group):
-            model.add_bool_or([v.Not() for v in cov])
 
 
 def tie_images(m: PuzzleModel, pmap: list, cmap: dict[int, int]) -> None:

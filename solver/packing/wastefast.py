@@ -29,7 +29,7 @@ from solver.puzzle.edges import perimeter, spare_sides
 from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
-from solver.puzzle.windows import six_groups, window_bound, window_slack, window_weights, windows
+from solver.puzzle.windows import spare_groups, window_bound, window_slack, window_weights, windows
 
 MEMO_START_BITS = 20  # the memo table's first size: 2**20 entries (24 MB)
 
@@ -109,9 +109,10 @@ class CompiledWasteSearch:
     def _windows(self) -> None:
         """The window count's arrays (WINDOWS, :mod:`solver.puzzle.windows`):
         per square its weight and the windows it lies in (-1 ends a row),
-        per window its squares, per six-square group its squares and
-        lightest weight. Off where the slack allows a weight of one per
-        spare square (too loose to cut early), and with a partner."""
+        per window its squares, per spare group its squares (-1 after
+        them), the spare squares it holds at least and their least weight.
+        Off where the slack allows a weight of one per spare square (too
+        loose to cut early), and with a partner."""
         b, free = self.puzzle.board, self.puzzle.masks.free
         wanted = self.options & kernel.WINDOWS and self.partner[0] < 0
         self.win_slack = window_slack(self.puzzle) if wanted else None
@@ -119,7 +120,7 @@ class CompiledWasteSearch:
         self.wins_of = np.full((b.size, 4), -1, dtype=np.int64)
         self.wsq = np.zeros((1, 4), dtype=np.int64)
         self.groups = np.zeros((0, 6), dtype=np.int64)
-        self.gmin = np.zeros(0, dtype=np.int64)
+        self.gneed = np.zeros((0, 2), dtype=np.int64)
         if self.win_slack is None or self.win_slack >= self.budget:
             self.options &= ~kernel.WINDOWS
             return
@@ -132,10 +133,12 @@ class CompiledWasteSearch:
         for i, w in enumerate(wins):
             for s in w:
                 self.wins_of[s, list(self.wins_of[s]).index(-1)] = i
-        groups = six_groups(b, weights)
+        groups = spare_groups(self.puzzle)
         if groups:
-            self.groups = np.array(groups, dtype=np.int64)
-            self.gmin = np.array([min(weights[s] for s in g) for g in groups], dtype=np.int64)
+            self.groups = np.full((len(groups), max(len(g) for g, _, _ in groups)), -1, dtype=np.int64)
+            for i, (g, _, _) in enumerate(groups):
+                self.groups[i, :len(g)] = g
+            self.gneed = np.array([(need, least) for _, need, least in groups], dtype=np.int64)
 
     def _memo(self, wanted: bool, bits: int, depth: int) -> None:
         """The kernel's memo of dead frontiers (see the class), where it is
@@ -296,7 +299,7 @@ class CompiledWasteSearch:
                 self.hand, self.left, self.spent, self.npieces, self.sq, self.it, self.ch_p, self.ch_c, self.best_p,
                 self.best_c, self.rows, self.seedrow, self.buf, self.options, self.pfrom, self.plist, self.wit,
                 self.img_p, self.partner, self.img_sq, self.free, self.edge_budget or 0, self.perimeter,
-                self.win_slack or 0, self.weight, self.wins_of, self.wsq, self.groups, self.gmin,
+                self.win_slack or 0, self.weight, self.wins_of, self.wsq, self.groups, self.gneed,
                 self.memo_table, self.mkey, self.mparam, self.ctl, end - self.nodes)
             if self.options & kernel.MEMO:
                 self._grow_memo()

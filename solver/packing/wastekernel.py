@@ -14,7 +14,7 @@ small closed holes the small pieces left cannot fill exceed the budget
 squares' sides facing each other or the border, those there now and
 those the spare squares still to come must add, exceed the total every
 packing has, or (WINDOWS, one colour) when its spare squares' weights and
-crowded two-by-two windows, with what the six-square groups still must
+crowded two-by-two windows, with what the spare groups still must
 spend, exceed the slack (solver.puzzle.windows). With MEMO (one colour,
 searched without the game rule) a node whose frontier (_frontier_key)
 matches one whose subtree held no leaf is cut. With a partner colour per colour
@@ -143,12 +143,13 @@ def _edge_waste(x, free, neighbour, nw):
 
 
 @njit(cache=True)
-def _window_waste(x, weight, wins_of, wsq, groups, gmin, nw):
+def _window_waste(x, weight, wins_of, wsq, groups, gneed, nw):
     """For the squares of x (spare, or empty and closed to the one colour):
     their weights (4 less the two-by-two windows of free squares each lies
-    in) plus, per window, its squares of x beyond two, plus the lightest
-    weight of each six-square group with none in x, which must still get
-    a spare square (solver.puzzle.windows: over a packing this is at most
+    in) plus, per window, its squares of x beyond two, plus for each spare
+    group (a row of ``groups``, -1 after its squares) the spare squares it
+    must still get, ``gneed[g, 0]`` less those in x, at its least weight
+    ``gneed[g, 1]`` (solver.puzzle.windows: over a packing this is at most
     the slack; it only grows down the search). A window is counted from
     its first square in x."""
     n = 0
@@ -173,14 +174,14 @@ def _window_waste(x, weight, wins_of, wsq, groups, gmin, nw):
                 if first and k > 2:
                     n += k - 2
     for g in range(groups.shape[0]):
-        hit = False
-        for i in range(6):
+        need = gneed[g, 0]
+        for i in range(groups.shape[1]):
             t = groups[g, i]
-            if (x[t >> 6] >> np.uint64(t & 63)) & ONE:
-                hit = True
+            if t < 0 or need == 0:
                 break
-        if not hit:
-            n += gmin[g]
+            if (x[t >> 6] >> np.uint64(t & 63)) & ONE:
+                need -= 1
+        n += need * gneed[g, 1]
     return n
 
 
@@ -218,7 +219,7 @@ def _all_fit(d, hand, rows, mask_word, mask, pfrom, plist, wit, s):
 @njit(cache=True)
 def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
           neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
-          free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gmin):
+          free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gneed):
     """True when no packing extends the node at depth d (see the module)."""
     n_col = forb.shape[1]
     for w in range(nw):
@@ -308,7 +309,7 @@ def _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budge
     if options & WINDOWS:  # (one colour) its spare squares now and for good
         for w in range(nw):
             seedrow[w] = free[w] & ~occ[d, 0, w] & ~rows[3, w]
-        if _window_waste(seedrow, weight, wins_of, wsq, groups, gmin, nw) > win_slack:
+        if _window_waste(seedrow, weight, wins_of, wsq, groups, gneed, nw) > win_slack:
             return True
     excess = 0
     if options & ONLY_ONE:  # squares only c can cover, beyond c's squares to place
@@ -456,7 +457,7 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
         starts, has_start, game, budget, piece_size, neighbour, notl, notr, width, nw,
         forb, occ, empty, hand, left, spent, npieces, sq, it, ch_p, ch_c, best_p, best_c,
         rows, seedrow, buf, options, pfrom, plist, wit, img_p, partner, img_sq, free, edge_budget, perimeter,
-        win_slack, weight, wins_of, wsq, groups, gmin, memo, mkey, mparam, ctl, max_nodes):
+        win_slack, weight, wins_of, wsq, groups, gneed, memo, mkey, mparam, ctl, max_nodes):
     """Search on from the state in the arrays for at most max_nodes nodes;
     returns BUDGET, LEAF or DONE (see the module)."""
     n_col = forb.shape[1]
@@ -475,7 +476,7 @@ def run(mask_word, mask, ring_word, edge, piece, size, first_start, first_list, 
                     leaf = False
             if _dead(d, forb, occ, empty, hand, left, spent, starts, has_start, game, budget, piece_size,
                      neighbour, notl, notr, width, nw, rows, seedrow, buf, options, mask_word, mask, pfrom, plist, wit,
-                     free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gmin):
+                     free, edge_budget, perimeter, win_slack, weight, wins_of, wsq, groups, gneed):
                 state = BACK
                 continue
             if npieces[d] > ctl[3]:
