@@ -461,16 +461,17 @@ def _add_window_count(m: PuzzleModel) -> None:
     weight, at least that many times its least weight, so propagation
     cuts with the bound, not the slack: one colour on 5 x 28 went from
     UNKNOWN after 300 s to INFEASIBLE in seconds). Left out where the
-    slack leaves a weight of one per spare square (it would not bind
-    early)."""
+    slack, less what the spare groups must spend, leaves a weight of one
+    per spare square (it would not bind early)."""
     puzzle, model, b = m.puzzle, m.model, m.puzzle.board
     slack = window_slack(puzzle)
     if slack is None:
         return
-    if window_bound(puzzle) < 0:
+    bound = window_bound(puzzle)
+    if bound < 0:
         model.add_bool_or([])  # (no packing)
         return
-    if slack >= puzzle.spare_squares:
+    if bound >= puzzle.spare_squares:
         return
     c = next(c for c in puzzle.colors if puzzle.pieces.get(c))
     free = puzzle.masks.free

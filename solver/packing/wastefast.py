@@ -111,8 +111,9 @@ class CompiledWasteSearch:
         per square its weight and the windows it lies in (-1 ends a row),
         per window its squares, per spare group its squares (-1 after
         them), the spare squares it holds at least and their least weight.
-        Off where the slack allows a weight of one per spare square (too
-        loose to cut early), and with a partner."""
+        Off where the slack, less what the spare groups must spend, allows
+        a weight of one per spare square (too loose to cut early), and with
+        a partner."""
         b, free = self.puzzle.board, self.puzzle.masks.free
         wanted = self.options & kernel.WINDOWS and self.partner[0] < 0
         self.win_slack = window_slack(self.puzzle) if wanted else None
@@ -121,7 +122,7 @@ class CompiledWasteSearch:
         self.wsq = np.zeros((1, 4), dtype=np.int64)
         self.groups = np.zeros((0, 6), dtype=np.int64)
         self.gneed = np.zeros((0, 2), dtype=np.int64)
-        if self.win_slack is None or self.win_slack >= self.budget:
+        if self.win_slack is None or window_bound(self.puzzle) >= self.budget:
             self.options &= ~kernel.WINDOWS
             return
         wins = windows(b, free)
