@@ -39,7 +39,14 @@ from solver.options import choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle, SameShape
 from solver.puzzle.edges import capacity, degrees, inside_edges, leaning, outside_sides, sides, spare_sides, weight
 from solver.puzzle.symmetry import interchangeable_colors, turn_symmetry
-from solver.puzzle.windows import spare_groups, window_bound, window_slack, window_weights, windows
+from solver.puzzle.windows import (
+    spare_groups,
+    window_bound,
+    window_count_binds,
+    window_slack,
+    window_weights,
+    windows,
+)
 
 
 def build(
@@ -460,18 +467,16 @@ def _add_window_count(m: PuzzleModel) -> None:
     it holds in every packing (an integer per group for its squares'
     weight, at least that many times its least weight, so propagation
     cuts with the bound, not the slack: one colour on 5 x 28 went from
-    UNKNOWN after 300 s to INFEASIBLE in seconds). Left out where the
-    slack, less what the spare groups must spend, leaves a weight of one
-    per spare square (it would not bind early)."""
+    UNKNOWN after 300 s to INFEASIBLE in seconds). Left out where it
+    would not bind early (:func:`solver.puzzle.windows.window_count_binds`)."""
     puzzle, model, b = m.puzzle, m.model, m.puzzle.board
     slack = window_slack(puzzle)
     if slack is None:
         return
-    bound = window_bound(puzzle)
-    if bound < 0:
+    if window_bound(puzzle) < 0:
         model.add_bool_or([])  # (no packing)
         return
-    if bound >= puzzle.spare_squares:
+    if not window_count_binds(puzzle):
         return
     c = next(c for c in puzzle.colors if puzzle.pieces.get(c))
     free = puzzle.masks.free

@@ -29,7 +29,14 @@ from solver.puzzle.edges import perimeter, spare_sides
 from solver.puzzle.result import Solution
 from solver.puzzle.symmetry import half_turn, half_turn_map
 from solver.puzzle.verify import VerificationError, verify
-from solver.puzzle.windows import spare_groups, window_bound, window_slack, window_weights, windows
+from solver.puzzle.windows import (
+    spare_groups,
+    window_bound,
+    window_count_binds,
+    window_slack,
+    window_weights,
+    windows,
+)
 
 MEMO_START_BITS = 20  # the memo table's first size: 2**20 entries (24 MB)
 
@@ -111,9 +118,8 @@ class CompiledWasteSearch:
         per square its weight and the windows it lies in (-1 ends a row),
         per window its squares, per spare group its squares (-1 after
         them), the spare squares it holds at least and their least weight.
-        Off where the slack, less what the spare groups must spend, allows
-        a weight of one per spare square (too loose to cut early), and with
-        a partner."""
+        Off where it would not bind early (``window_count_binds``), and
+        with a partner."""
         b, free = self.puzzle.board, self.puzzle.masks.free
         wanted = self.options & kernel.WINDOWS and self.partner[0] < 0
         self.win_slack = window_slack(self.puzzle) if wanted else None
@@ -122,7 +128,7 @@ class CompiledWasteSearch:
         self.wsq = np.zeros((1, 4), dtype=np.int64)
         self.groups = np.zeros((0, 6), dtype=np.int64)
         self.gneed = np.zeros((0, 2), dtype=np.int64)
-        if self.win_slack is None or window_bound(self.puzzle) >= self.budget:
+        if self.win_slack is None or not window_count_binds(self.puzzle):
             self.options &= ~kernel.WINDOWS
             return
         wins = windows(b, free)

@@ -44,6 +44,8 @@ slack of 23.
 
 from __future__ import annotations
 
+import functools
+
 from solver.core.geometry import SQUARE, Board, squares_of
 from solver.core.pieces import PIECES
 from solver.puzzle.definition import Goal, Puzzle
@@ -122,29 +124,31 @@ def ring_spares(puzzle: Puzzle, ring: tuple[int, ...]) -> int:
     colour's pieces (module docstring): per piece, for each number of runs
     it can make, the most squares of the ring it covers; over the pieces,
     a count of runs against the most squares covered."""
-    t, on = puzzle.table, set(ring)
+    t, n = puzzle.table, len(ring)
+    at = {s: k for k, s in enumerate(ring)}
     colour = next(c for c in puzzle.colors if puzzle.pieces.get(c))
+    best: dict[int, dict[int, int]] = {i: {0: 0} for i in puzzle.pieces[colour]}  # piece -> runs -> most covered
+    for p in {p for s in ring for p in t.covering[s]}:
+        if (mine := best.get(t.piece[p])) is not None:
+            cells = {at[s] for s in t.squares[p] if s in at}
+            runs = sum(1 for k in cells if (k - 1) % n not in cells) if len(cells) < n else 0
+            mine[runs] = max(mine.get(runs, 0), len(cells))
     most = {0: 0}  # runs in all -> most ring squares covered
-    for i in puzzle.pieces[colour]:
-        best = {0: 0}
-        for p in t.by_piece[i]:
-            cells = set(t.squares[p]) & on
-            if cells:
-                covered = [s in cells for s in ring]
-                runs = sum(1 for k in range(len(ring)) if covered[k] and not covered[k - 1])
-                best[runs] = max(best.get(runs, 0), len(cells))
+    for piece_best in best.values():
         after: dict[int, int] = {}
         for runs, covered in most.items():
-            for k, m in best.items():
+            for k, m in piece_best.items():
                 after[runs + k] = max(after.get(runs + k, 0), covered + m)
         most = after
     return max(0, min(max(runs, len(ring) - covered) for runs, covered in most.items()))
 
 
-def spare_groups(puzzle: Puzzle) -> list[SpareGroup]:
+@functools.lru_cache(maxsize=16)
+def spare_groups(puzzle: Puzzle) -> tuple[SpareGroup, ...]:
     """Sets of weighted squares that hold a number of spare squares at
     least in every packing: the border ring of a whole rectangle, and
-    six-square groups among the other weighted squares."""
+    six-square groups among the other weighted squares (kept for the
+    last puzzles asked about: each engine asks more than once)."""
     b, free = puzzle.board, puzzle.masks.free
     weights = window_weights(b, free, windows(b, free))
     found: list[SpareGroup] = []
@@ -153,7 +157,7 @@ def spare_groups(puzzle: Puzzle) -> list[SpareGroup]:
         found.append((ring, ring_spares(puzzle, ring), min(weights[s] for s in ring)))
         weights = {s: k for s, k in weights.items() if s not in set(ring)}
     found += [(g, 1, min(weights[s] for s in g)) for g in six_groups(b, weights)]
-    return found
+    return tuple(found)
 
 
 def window_bound(puzzle: Puzzle) -> int | None:
@@ -176,3 +180,15 @@ def window_slack(puzzle: Puzzle) -> int | None:
     n = len(windows(puzzle.board, puzzle.masks.free))
     surplus = sum(piece_excess(i) for i in puzzle.pieces[colors[0]])
     return 4 * puzzle.spare_squares - 2 * n + surplus
+
+
+def window_count_binds(puzzle: Puzzle) -> bool:
+    """Whether the count is worth its cost as the engines search: the
+    slack below the spare squares, or the slack less what the spare
+    groups must spend below half of them (3 x 46: 1 of 49). Elsewhere it
+    would not bind early (duo-solo-21: 101 of 107, where CP-SAT took 5-10
+    times as long with it)."""
+    slack = window_slack(puzzle)
+    if slack is None:
+        return False
+    return slack < puzzle.spare_squares or 2 * window_bound(puzzle) < puzzle.spare_squares
