@@ -25,6 +25,7 @@ from solver.puzzle.windows import (
     ring_spares,
     spare_groups,
     window_bound,
+    window_count_binds,
     window_slack,
     window_weights,
     windows,
@@ -136,6 +137,17 @@ def test_the_ring_asks_more_than_its_six_square_groups_would():
         assert ring is not None and ring_spares(puzzle, ring) >= len(ring) // 6
         more += ring_spares(puzzle, ring) > -(-len(ring) // 6)
     assert more >= 10
+
+
+def test_the_engines_take_the_count_where_it_binds():
+    """3 x 46: the border leaves a weight of 1 of the slack; duo-solo-21:
+    101 of 107 spare squares, where it would only slow CP-SAT down."""
+    from solver.formats.puzzle_file import load_puzzle
+    from tests.util import ROOT
+
+    assert window_count_binds(one_colour(3, 46)) and window_bound(one_colour(3, 46)) == 1
+    duo = load_puzzle(ROOT / "puzzles" / "duo-solo-21.toml")
+    assert window_bound(duo) >= 0 and not window_count_binds(duo)
 
 
 def test_none_where_the_count_does_not_hold():
