@@ -155,7 +155,8 @@ def spare_groups(puzzle: Puzzle) -> tuple[SpareGroup, ...]:
     ring = border_ring(b, free)
     if ring is not None and all(s in weights for s in ring):
         found.append((ring, ring_spares(puzzle, ring), min(weights[s] for s in ring)))
-        weights = {s: k for s, k in weights.items() if s not in set(ring)}
+        on = set(ring)
+        weights = {s: k for s, k in weights.items() if s not in on}
     found += [(g, 1, min(weights[s] for s in g)) for g in six_groups(b, weights)]
     return tuple(found)
 
