@@ -207,6 +207,7 @@ def _add_analyze(sub) -> None:
         ["blokus analyze puzzles/games/sample-2p.blksgf --move 56",
          "blokus analyze puzzles/games/sample-4p.blksgf --move 54 --engine both --json",
          "blokus analyze game.blksgf --time-limit 300 --render output/endgame.png",
+         "blokus analyze game.blksgf --move 40 --time-limit 600 --threads 8",
          "blokus analyze game.blksgf --move 40 --time-limit 600 --workers 8",
          "blokus analyze game.blksgf --move 40 --scheduler tcp://host:8786"],
     )
@@ -220,9 +221,12 @@ def _add_analyze(sub) -> None:
                    help="also draw the position with the solo-optimum placements of the colour to move")
     p.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
                    help="split the two-player game tree over a local Dask cluster of N worker processes "
-                        "(default: two threads in this process)")
+                        "(default: threads in this process, see --threads)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="split the two-player game tree over an existing Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--threads", type=_int_in(1, MAX_WORKERS), metavar="T",
+                   help="threads of the game tree in this process (default: one per core); "
+                        "not with --workers or --scheduler")
 
 
 def _add_annotate(sub) -> None:
@@ -686,7 +690,7 @@ def cmd_analyze(args) -> int:
     with _progress(args.time_limit) as printer:
         # seconds, not the deadline: the limit starts again once the compiled tree is loaded
         a = analyze(pos, record.two_player, max(clock.left(), 1e-3), args.engine, progress=printer,
-                    cluster=_tree_cluster(args))
+                    cluster=_tree_cluster(args), threads=args.threads)
     seconds = clock.elapsed
     n = args.move if args.move is not None else record.move_count
     failed: list[str] = []
@@ -704,6 +708,9 @@ def _tree_cluster(args):
     """The Dask cluster the two-player tree is split over, if one was asked for."""
     if args.workers is None and args.scheduler is None:
         return None
+    if args.threads is not None:
+        raise OptionError("--threads is for the game tree in this process; --workers and --scheduler split it "
+                          "over Dask: give one of them")
     from solver.cluster import check_scheduler
     from solver.endgame.treecluster import TreeCluster
 

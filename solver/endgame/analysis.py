@@ -35,13 +35,13 @@ from solver.core.text import counted
 from solver.deadline import Deadline
 from solver.endgame.trees import (
     TABLE_BITS,
-    TREE_THREADS,
     Tree,
     choose,
     compiled_tree_ready,
     compiling_in_background,
     load_compiled_tree,
     tree_cache_writable,
+    tree_threads,
 )
 from solver.options import check_time_limit, choice
 from solver.puzzle.definition import Connect, Goal, Measure, Puzzle
@@ -275,14 +275,16 @@ def _check_line(pos: Position, color: int, line: list[Move], value: int) -> None
 
 def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0, engine: Engine | str = Engine.SEARCH,
             options: dict | None = None, progress: ProgressCallback | None = None,
-            tree: Tree | str = Tree.COMPILED, cluster: TreeCluster | None = None) -> Analysis:
+            tree: Tree | str = Tree.COMPILED, cluster: TreeCluster | None = None,
+            threads: int | None = None) -> Analysis:
     """Analyse a position; ``time_limit`` is shared over all the work: about
     half for the solo optima, the rest for the game-tree search.
     ``options`` go to :func:`solver.solving.solve` (CP-SAT's workers,
     encoding and parameters); ``progress`` hears what is being worked on;
     ``tree``: ``compiled`` (the numba engine) or ``python`` (the reference);
     ``cluster``: split the compiled two-player search's tree over a Dask
-    cluster (:mod:`solver.endgame.treecluster`) instead of threads here.
+    cluster (:mod:`solver.endgame.treecluster`) instead of threads here;
+    ``threads``: the compiled tree's threads here (default one per core).
 
     The compiled tree is loaded before the limit starts. When it is not
     compiled yet (a first run), a process of its own compiles it while the
@@ -303,7 +305,8 @@ def analyze(pos: Position, two_player: bool, time_limit: Deadline | float = 60.0
             if result is None:
                 load_compiled_tree(pos, progress)
         if result is None:
-            result = _analyze(pos, two_player, time_limit, engine, options, progress, tree, groups, stop, cluster)
+            result = _analyze(pos, two_player, time_limit, engine, options, progress, tree, groups, stop, cluster,
+                              tree_threads(threads))
     result.interrupted = stop.is_set()
     if result.interrupted:
         result.notes.append("interrupted (Ctrl-C): what was proven by then")
@@ -343,7 +346,7 @@ def _race_the_compile(pos: Position, two_player: bool, time_limit: Deadline | fl
 
 def _analyze(pos: Position, two_player: bool, time_limit: Deadline | float, engine: Engine, options: dict,
              progress: ProgressCallback | None, tree: Tree, groups: list[list[int]],
-             stop: threading.Event, cluster: TreeCluster | None = None) -> Analysis:
+             stop: threading.Event, cluster: TreeCluster | None = None, threads: int = 1) -> Analysis:
     clock = Deadline.of(time_limit)  # (from here: the compiled tree is loaded)
 
     def say(text: str) -> None:
@@ -368,10 +371,10 @@ def _analyze(pos: Position, two_player: bool, time_limit: Deadline | float, engi
     if two_player:
         say("game value (alpha-beta)" if cluster is None or tree is not Tree.COMPILED
             else "game value (alpha-beta, the tree split over a Dask cluster)")
-        _two_player(analysis, clock.at, all_proven, tree, stop, cluster)
+        _two_player(analysis, clock.at, all_proven, tree, stop, cluster, threads)
     else:
         say("guaranteed scores (alpha-beta)")
-        _four_player(analysis, clock.at, tree, stop)
+        _four_player(analysis, clock.at, tree, stop, threads)
     return analysis
 
 
@@ -388,12 +391,13 @@ class _TreeRun:
     applies, else the Python reference; adds up what its searches did."""
 
     def __init__(self, analysis: Analysis, tree: Tree, stop: threading.Event | None = None,
-                 cluster: TreeCluster | None = None):
+                 cluster: TreeCluster | None = None, threads: int = 1):
         from solver.endgame import treeengine
 
         self.analysis = analysis
         self.stop = stop
         self.cluster = cluster
+        self.threads = threads
         self.compiled = tree is Tree.COMPILED
         self.kernel = treeengine
         analysis.nodes, analysis.seconds, analysis.depth = 0, 0.0, 0
@@ -410,13 +414,13 @@ class _TreeRun:
     def guaranteed(self, colors: list[int], deadline: float) -> dict[int, tuple[int, Move | None] | Exception]:
         """The guaranteed scores of ``colors`` (value and best move, or the
         OutOfTime of a colour not proven by the deadline); the compiled
-        engine searches TREE_THREADS colours at once, and a thread with no
+        engine searches ``threads`` colours at once, and a thread with no
         colour left helps with one still searched."""
         pos = self.analysis.position
         if self.compiled:
             from solver.endgame import treesplit
 
-            outs = treesplit.solve_guaranteed_all(pos, colors, deadline, TREE_THREADS, TABLE_BITS, self.stop)
+            outs = treesplit.solve_guaranteed_all(pos, colors, deadline, self.threads, TABLE_BITS, self.stop)
             return {c: self._tally(out) for c, out in outs.items()}
         from solver.endgame.gametree import OutOfTime, guaranteed_score
 
@@ -439,7 +443,7 @@ class _TreeRun:
 
     def _solve_two_player(self, pos: Position, deadline: float, window: tuple[int, int]):
         """The compiled two-player search, its root moves split between
-        TREE_THREADS threads (solver.endgame.treesplit) when that is over one,
+        ``threads`` threads (solver.endgame.treesplit) when that is over one,
         or over the analysis's Dask cluster."""
         if self.cluster is not None:
             from solver.cluster import connect
@@ -450,10 +454,10 @@ class _TreeRun:
                                                      self.stop, winner_first=True)
             self.analysis.cluster_tasks = len(split.tasks)
             return split.outcome
-        if TREE_THREADS > 1:
+        if self.threads > 1:
             from solver.endgame import treesplit
 
-            return treesplit.solve_two_player(pos, deadline, window, workers=TREE_THREADS, table_bits=TABLE_BITS,
+            return treesplit.solve_two_player(pos, deadline, window, workers=self.threads, table_bits=TABLE_BITS,
                                               stop=self.stop, winner_first=True)
         return self.kernel.solve_two_player(pos, deadline, window, table_bits=TABLE_BITS, stop=self.stop)
 
@@ -493,7 +497,7 @@ class _TreeRun:
 
 
 def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: Tree,
-                stop: threading.Event | None = None, cluster: TreeCluster | None = None) -> None:
+                stop: threading.Event | None = None, cluster: TreeCluster | None = None, threads: int = 1) -> None:
     from solver.endgame.gametree import OutOfTime
 
     pos, reps = analysis.position, analysis.colors
@@ -513,7 +517,7 @@ def _two_player(analysis: Analysis, deadline: float, all_proven: bool, tree: Tre
         s1, s2 = pos.seat_scores()
         analysis.game_value, analysis.game_value_proven = s1 - s2, True
         return
-    run = _TreeRun(analysis, tree, stop, cluster)
+    run = _TreeRun(analysis, tree, stop, cluster, threads)
     try:
         value, move = run.two_player(deadline, (lo, hi))
     except OutOfTime as e:
@@ -539,7 +543,7 @@ def too_far_note(pos: Position, solo_bounds_only: bool) -> str:
 
 
 def _four_player(analysis: Analysis, deadline: float, tree: Tree,
-                 stop: threading.Event | None = None) -> None:
+                 stop: threading.Event | None = None, threads: int = 1) -> None:
     from solver.endgame.gametree import OutOfTime
 
     pos = analysis.position
@@ -553,7 +557,7 @@ def _four_player(analysis: Analysis, deadline: float, tree: Tree,
         analysis.best_move = _first_move(analysis)
         analysis.notes.append("the colours no longer interact: each can guarantee its solo optimum")
         return
-    run = _TreeRun(analysis, tree, stop)
+    run = _TreeRun(analysis, tree, stop, threads=threads)
     proven = 0
     players = [r for r in analysis.colors if any(r.color in colors for colors in pos.variant.players)]
     found = run.guaranteed([r.color for r in players], deadline)

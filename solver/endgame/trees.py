@@ -6,6 +6,7 @@ gets the plain-Python reference (:mod:`solver.endgame.gametree`)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from contextlib import contextmanager
 from enum import StrEnum
@@ -16,8 +17,14 @@ from solver.errors import OptionError
 from solver.puzzle.result import Progress, ProgressCallback
 
 TABLE_BITS = 22  # the compiled engine's transposition table: 4M entries, 64 MB
-TREE_THREADS = 2  # threads of the compiled tree: four-player colours searched at once (benchmarks/tree_cores.py
-# --four), two-player root moves split between them (benchmarks/tree_split.py)
+
+
+def tree_threads(asked: int | None = None) -> int:
+    """Threads of the compiled tree in this process: four-player colours
+    searched at once (benchmarks/tree_cores.py --four), two-player root
+    moves split between them (benchmarks/tree_split.py); ``asked``, else
+    one per core."""
+    return asked or os.cpu_count() or 1
 
 
 class Tree(StrEnum):

@@ -15,8 +15,8 @@ searched with the whole window; when another thread raises the best
 value, a search whose window it makes stale stops between kernel calls
 and starts again with the new bound, on the same table, so what it
 proved so far is not lost (table entries are bounds valid in any window).
-``blokus analyze`` computes two-player values this way on
-:data:`solver.endgame.trees.TREE_THREADS` threads (benchmarks/RESULTS.md).
+``blokus analyze`` computes two-player values this way, on a thread per
+core or as many as its ``--threads`` asks for (benchmarks/RESULTS.md).
 
 Four-player guaranteed scores (:func:`solve_guaranteed_all`) are searched
 a colour per thread, and a thread left with no colour takes over half of

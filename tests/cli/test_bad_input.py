@@ -128,6 +128,12 @@ def test_analyze_time_limit(capsys):
     assert "argument --time-limit" in _fails(["analyze", record, "--time-limit", "-1"], capsys)
 
 
+def test_analyze_threads(capsys):
+    record = str(PUZZLES / "games" / "sample-2p.blksgf")
+    assert _fails(["analyze", record, "--threads", "0"], capsys) == (
+        "blokus: error: argument --threads: must be a whole number from 1 to 256, not '0'")
+
+
 def test_render_size(capsys):
     assert "argument --size" in _fails(["render", STARS, "--size", "5"], capsys)
 

@@ -177,6 +177,37 @@ def test_analysis_of_a_small_two_player_endgame():
             assert verify(solo_puzzle(pos, r.color), r.placements).objective == r.solo_optimum
 
 
+@pytest.mark.parametrize("two_player", [True, False])
+def test_the_tree_answers_alike_on_one_two_or_three_threads(two_player, monkeypatch):
+    """analyze's threads: the two-player value, or each colour's
+    guaranteed score, as minimax's on one thread, two and three (more
+    than this machine's cores: the split is exact whatever the count),
+    and the threads asked for are the threads the split is given."""
+    from solver.endgame import treesplit
+
+    split = treesplit.solve_two_player if two_player else treesplit.solve_guaranteed_all
+    given = set()
+
+    def spy(*args, **kwargs):
+        given.add(kwargs["workers"] if "workers" in kwargs else args[3])
+        return split(*args, **kwargs)
+
+    monkeypatch.setattr(treesplit, split.__name__, spy)
+    searched = 0
+    for pos in small_endgames(4, BOARDS[1], back=7):
+        if two_player:
+            want = minimax(pos, seat_difference, {0, 2})
+        else:
+            want = [guaranteed_score(pos.copy(), c, None)[0] for c in range(4)]
+        for threads in (1, 2, 3):
+            a = analyze(pos.copy(), two_player, time_limit=60, threads=threads)
+            got = a.game_value if two_player else [r.guaranteed for r in a.colors]
+            assert got == want, threads
+            searched += bool(a.nodes)
+    assert searched >= 6  # positions where the game tree ran, not the solo optima alone
+    assert given == ({2, 3} if two_player else {1, 2, 3})
+
+
 # -- blokus analyze -----------------------------------------------------------------
 
 def record_file(tmp_path, pos: Position, two_player: bool) -> str:

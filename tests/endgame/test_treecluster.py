@@ -242,6 +242,16 @@ def test_analyze_splits_the_tree_over_a_local_cluster(capsys):
     assert te.solve_two_player(pos, None).value == here["game_value"]
 
 
+def test_analyze_takes_threads_or_a_cluster_not_both(capsys):
+    from solver.cli import main
+
+    game = str(ROOT / "puzzles/games/sample-2p.blksgf")
+    for cluster in (["--workers", "2"], ["--scheduler", "tcp://127.0.0.1:8786"]):
+        assert main(["analyze", game, "--move", "56", "--threads", "2", *cluster]) == 2
+        assert capsys.readouterr().err == ("blokus: error: --threads is for the game tree in this process; --workers "
+                                           "and --scheduler split it over Dask: give one of them\n")
+
+
 def test_analyze_refuses_a_malformed_scheduler_address(capsys):
     from solver.cli import main
 
