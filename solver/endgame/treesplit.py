@@ -437,8 +437,8 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
                          stop: threading.Event | None = None,
                          join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
     """The guaranteed scores of several colours, searched on ``workers``
-    threads at once, an engine with tables of its own each, in the order
-    given; a thread that finds no colour left (``join``) takes over half of
+    threads at once (two per colour at most), an engine with tables of its
+    own each, in the order given; a thread that finds no colour left (``join``) takes over half of
     a colour still searched by one thread: that search stops at its next
     look at the clock and goes on as a root split between the two threads
     (:func:`split_root`) on the table it filled, with the bounds it proved.
@@ -446,7 +446,8 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
     without joining the other core would idle. A colour not proven by the
     deadline (or before ``stop`` is set) maps to its OutOfTime; any other
     error of a search is raised here."""
-    n = max(1, workers if join else min(workers, len(colors)))  # a thread beyond the colours joins one at once
+    # a thread beyond the colours joins one at once (and a colour takes two threads at most)
+    n = max(1, min(workers, 2 * len(colors)) if join else min(workers, len(colors)))
     engs = te.kept_engines(pos.board, table_bits, n, kind=_Engine)
     todo = list(colors)
     lock = threading.Lock()

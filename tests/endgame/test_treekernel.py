@@ -227,6 +227,27 @@ def test_guaranteed_scores_on_two_threads_equal_minimax(join):
                 pos.pop()
 
 
+def test_guaranteed_scores_on_more_threads_than_colours_take_two_each_at_most(monkeypatch):
+    """Sixteen threads asked for four colours: eight engines built (each
+    colour on two threads at most), the scores and best moves minimax's."""
+    from solver.endgame import treesplit
+
+    built = []
+    kept = te.kept_engines
+
+    def spy(board, table_bits, count, **kwargs):
+        built.append(count)
+        return kept(board, table_bits, count, **kwargs)
+
+    monkeypatch.setattr(te, "kept_engines", spy)
+    for pos, oracle in endgames(SMALL[0], 6, most=3, cap=1500, seed0=300):
+        want = oracle(pos)
+        for colors in (range(4), [1]):
+            found = treesplit.solve_guaranteed_all(pos, colors, None, workers=16, table_bits=14)
+            assert [out.value for out in found.values()] == [want[1 + c] for c in colors]
+    assert set(built) == {8, 2}
+
+
 # classic positions (seed of tests.util.random_game, placements before its end)
 # where some colour's guaranteed score takes the compiled tree 5,000-700,000
 # positions: more than its first slice, so a search can be taken over
