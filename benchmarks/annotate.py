@@ -6,6 +6,7 @@ this process and on a LocalCluster of worker processes, with the ratio.
 
     python benchmarks/annotate.py --trees --moves 6   # serial: the Python game tree against the compiled one
     python benchmarks/annotate.py --pair     # the batch alone against two copies at once (no Dask)
+    python benchmarks/annotate.py --threads-check --moves 10   # one game at a time: one thread against two
 
 The games are seeded random Blokus Duo games written as set-up pieces plus
 their last ``--moves`` moves, so each record is a fixed amount of work:
@@ -181,7 +182,7 @@ def tree_check(games: Path, options: AnnotateOptions) -> None:
         record = load_record(str(path))
         anns = {}
         for tree in (("python", "compiled") if k % 2 == 0 else ("compiled", "python")):
-            anns[tree] = annotate(record, options.time_limit, options.from_move, tree=tree)
+            anns[tree] = annotate(record, options.time_limit, options.from_move, tree=tree, threads=options.threads)
             total[tree] += anns[tree].seconds
         py, co = anns["python"], anns["compiled"]
         same = [(n.before, n.after, n.loss_bounds) for n in py.moves] == [
@@ -190,6 +191,33 @@ def tree_check(games: Path, options: AnnotateOptions) -> None:
               f"{py.seconds / max(co.seconds, 1e-3):9.1f}x | {'yes' if same else 'NO'}")
     print(f"all  {total['python']:9.1f}            | {total['compiled']:10.1f}            | "
           f"{total['python'] / max(total['compiled'], 1e-3):9.1f}x")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def threads_check(games: Path, options: AnnotateOptions) -> None:
+    """Serial, game by game: each game's tree on one thread against two
+    (a value's root moves split between them, as ``blokus annotate`` does
+    one game), alternating which goes first; wall seconds, positions, and
+    whether every value and loss agrees."""
+    from solver.endgame.annotate import annotate
+    from solver.formats.sgf import load_record
+
+    print("game  1 thread s  positions | 2 threads s  positions | ratio | agree")
+    total = {1: 0.0, 2: 0.0}
+    for k, path in enumerate(sorted(games.glob("*.blksgf"))):
+        record = load_record(str(path))
+        anns = {}
+        for threads in ((1, 2) if k % 2 == 0 else (2, 1)):
+            start = time.perf_counter()
+            anns[threads] = annotate(record, options.time_limit, options.from_move, tree=options.tree, threads=threads)
+            total[threads] += time.perf_counter() - start
+        one, two = anns[1], anns[2]
+        same = [(n.before, n.after, n.loss_bounds) for n in one.moves] == [
+            (n.before, n.after, n.loss_bounds) for n in two.moves]
+        print(f"{path.stem.split('-')[1]:>4} {one.seconds:11.2f} {one.nodes:10,} | {two.seconds:11.2f} "
+              f"{two.nodes:10,} | {one.seconds / max(two.seconds, 1e-3):4.2f}x | {'yes' if same else 'NO'}", flush=True)
+    print(f"all  {total[1]:11.1f}            | {total[2]:11.1f}            | {total[1] / max(total[2], 1e-3):4.2f}x"
+          " (wall, the whole call)")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -207,7 +235,8 @@ def _annotate_all(games: list[str], options: AnnotateOptions) -> float:
     from solver.endgame.annotate import annotate
     from solver.formats.sgf import load_record
 
-    return sum(annotate(load_record(g), options.time_limit, options.from_move, tree=options.tree).seconds
+    return sum(annotate(load_record(g), options.time_limit, options.from_move, tree=options.tree,
+                        threads=options.threads).seconds
                for g in games)
 
 
@@ -252,6 +281,8 @@ def main() -> None:
                     help="instead: serial, the Python game tree against the compiled one, game by game")
     ap.add_argument("--pair", action="store_true",
                     help="instead: the batch alone against two copies at once (two processes, no Dask)")
+    ap.add_argument("--threads-check", action="store_true",
+                    help="instead: serial, each game's tree on one thread against two, game by game")
     ap.add_argument("--rounds", type=int, default=1, help="serial and Dask runs, alternating which goes first")
     ap.add_argument("--tree", choices=("compiled", "python"), default="compiled",
                     help="the game tree of the serial and Dask runs")
@@ -269,6 +300,8 @@ def main() -> None:
             return tree_check(games, options)
         if args.pair:
             return pair_check(games, options)
+        if args.threads_check:
+            return threads_check(games, options)
         rounds = []
         for r in range(args.rounds):  # alternating which goes first
             order = ("serial", "dask") if r % 2 == 0 else ("dask", "serial")

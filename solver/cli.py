@@ -259,6 +259,8 @@ def _add_annotate(sub) -> None:
                    help="worker processes of the local Dask cluster (default: one per core)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask cluster, e.g. tcp://host:8786")
     p.add_argument("--force", action="store_true", help="annotate again games that DIR already holds")
+    p.add_argument("--threads", type=_int_in(1, MAX_WORKERS), metavar="T",
+                   help="threads of each game's tree (default: one per core for one game, one per game of a batch)")
 
 
 def _add_render(sub) -> None:
@@ -889,7 +891,7 @@ def cmd_annotate(args) -> int:
     if args.workers and args.scheduler:
         raise OptionError("--workers starts a local cluster; --scheduler uses an existing one: give one of them")
     if batch:
-        options = many_games.AnnotateOptions(args.time_limit, args.from_move)
+        options = many_games.AnnotateOptions(args.time_limit, args.from_move, threads=args.threads or 1)
         with _progress(None) as printer:
             report = many_games.annotate_batch(args.games, args.out_dir, options, workers=args.workers or os.cpu_count() or 1,
                                                scheduler=args.scheduler, force=args.force, progress=printer)
@@ -913,7 +915,8 @@ def cmd_annotate(args) -> int:
     if args.output:
         check_writable(args.output)
     with _progress(args.time_limit) as printer:
-        ann = annotate.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0])
+        ann = annotate.annotate(record, args.time_limit, args.from_move, progress=printer, source=args.games[0],
+                                threads=args.threads)
     failed: list[str] = []
     outputs = []  # (what, path, written)
     if args.output:

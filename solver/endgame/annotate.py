@@ -52,7 +52,7 @@ BIG = 10**6  # beyond any score: an open end of a bound
 MAX_LINE = 30  # moves in a best-line variation
 WALK_SHARE = 0.85  # of the time limit for the values; the rest for best lines and only-move checks
 from solver.endgame.annotation import Bounds, GameAnnotation, MoveNote
-from solver.endgame.trees import TABLE_BITS, Tree, choose, load_compiled_tree, wanted
+from solver.endgame.trees import TABLE_BITS, Tree, choose, load_compiled_tree, tree_threads, wanted
 from solver.endgame.walktrees import CompiledTree, PythonTree
 
 
@@ -138,8 +138,9 @@ class _Sides:
     the compiled engine on this board (None: the Python reference tree)."""
 
     def __init__(self, two_player: bool, outlook_limit: float, solo: bool = True, board=None,
-                 stop: threading.Event | None = None):
+                 stop: threading.Event | None = None, threads: int = 1):
         self.two_player = two_player
+        self.threads = threads
         self.score_outlook = ScoreOutlook(outlook_limit) if solo else _plain_outlook
         self.board = board
         self.stop = stop
@@ -167,9 +168,9 @@ class _Sides:
         from solver.endgame.treeengine import TWO_PLAYER, guaranteed_params, two_player_params
 
         if self.two_player:  # analyze's settings: more moves proven in the same time (benchmarks/RESULTS.md)
-            return CompiledTree(side, self.board, lambda p: two_player_params(p, TWO_PLAYER), TABLE_BITS)
+            return CompiledTree(side, self.board, lambda p: two_player_params(p, TWO_PLAYER), TABLE_BITS, self.threads)
         # a side per colour: smaller tables (16 MB each)
-        return CompiledTree(side, self.board, lambda p: guaranteed_params(p, color), TABLE_BITS - 2)
+        return CompiledTree(side, self.board, lambda p: guaranteed_params(p, color), TABLE_BITS - 2, self.threads)
 
     @property
     def nodes(self) -> int:
@@ -195,7 +196,7 @@ class _Walk:
     """The backwards walk over one game (see the module docstring)."""
 
     def __init__(self, record: GameRecord, time_limit: Deadline | float, from_move: int | None,
-                 progress: ProgressCallback | None, tree: Tree, stop: threading.Event):
+                 progress: ProgressCallback | None, tree: Tree, stop: threading.Event, threads: int = 1):
         self.record = record
         self.stop = stop
         self.positions, self.first_possible = main_line(record)
@@ -209,7 +210,7 @@ class _Walk:
         seconds = self.clock.left()
         self.walk = self.clock.within(WALK_SHARE * seconds)  # the values; then best lines and only moves
         self.sides = _Sides(record.variant.two_player, min(1.0, seconds / 20), self.solo,
-                            start.board if compiled else None, stop)
+                            start.board if compiled else None, stop, threads)
         self.values: dict[tuple[int, int], tuple[Bounds, Move | None]] = {}
         self.notes: list[str] = []
         if not self.solo and not compiled:
@@ -323,7 +324,8 @@ def _solo_optimum(pos: Position, color: int, limit: float) -> int | None:
 
 def annotate(record: GameRecord, time_limit: Deadline | float = 60.0, from_move: int | None = None,
              progress: ProgressCallback | None = None, source: str | None = None,
-             tree: Tree | str = Tree.COMPILED, stop: threading.Event | None = None) -> GameAnnotation:
+             tree: Tree | str = Tree.COMPILED, stop: threading.Event | None = None,
+             threads: int | None = None) -> GameAnnotation:
     """Annotate the main line of a game record from ``from_move`` (1-based)
     to the end; without it, as far back as ``time_limit`` (seconds, for
     the whole game) allows. About 85 % of the time goes to the values,
@@ -331,13 +333,14 @@ def annotate(record: GameRecord, time_limit: Deadline | float = 60.0, from_move:
     ``compiled`` (the numba engine, where it applies) or ``python`` (the
     reference), as for :func:`solver.endgame.analysis.analyze`. ``stop``:
     an event that stops the walk as Ctrl-C does (a batch's, relayed to its
-    worker); without it, Ctrl-C here does."""
+    worker); without it, Ctrl-C here does. ``threads``: the compiled
+    tree's threads for each value (default one per core)."""
     if check_time_limit(time_limit) is None:
         raise OptionError("annotate needs a time limit: it shares it out over the game")
     tree = wanted(tree)
     _load_tree(record, tree, progress)  # before the limit, and before Ctrl-C is caught: a compile ends at once
     with ctrl_c_stops() if stop is None else contextlib.nullcontext(stop) as stop:
-        walk = _Walk(record, time_limit, from_move, progress, tree, stop)
+        walk = _Walk(record, time_limit, from_move, progress, tree, stop, tree_threads(threads))
         notes = walk.run()
         if not stop.is_set():
             _finish(walk, notes)

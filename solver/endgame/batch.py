@@ -32,6 +32,7 @@ class AnnotateOptions:
     from_move: int | None = None
     plot: bool = True  # draw DIR/<game>.png
     tree: Tree = Tree.COMPILED  # or Tree.PYTHON (see annotate)
+    threads: int = 1  # of each game's tree (the local cluster's workers are one per core)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def annotate_game(item: tuple[str, str], options: AnnotateOptions,
     batch's Ctrl-C, relayed (the game then comes back ``interrupted``)."""
     source, text = item
     ann = annotate(read_record(text, source), options.time_limit, options.from_move, source=source, tree=options.tree,
-                   stop=stop)
+                   stop=stop, threads=options.threads)
     if ann.interrupted:
         return GameOutput({}, "", None, interrupted=True)
     return GameOutput(ann.to_json(), annotated_sgf(text, ann), plot_annotation(ann) if options.plot else None)

@@ -65,13 +65,18 @@ class CompiledTree:
     walk (entries are proven bounds of positions, whatever the root). The
     history heuristic starts afresh at each search: one learnt under
     another root ordered worse (benchmarks/annotate.py --reuse: the games
-    took 1.5x as long with it kept)."""
+    took 1.5x as long with it kept). On ``threads`` threads a value's
+    search splits its root moves between engines on that one table
+    (:func:`solver.endgame.treesplit.split_root`); a null-window test
+    stays on one."""
 
-    def __init__(self, side: "Side", board, params: Callable[[Position], object], table_bits: int):
+    def __init__(self, side: "Side", board, params: Callable[[Position], object], table_bits: int,
+                 threads: int = 1):
         from solver.endgame.treeengine import Engine
 
         self.side = side
         self.engine = Engine(board, table_bits)
+        self.helpers = [Engine(board, table_bits, share=self.engine) for _ in range(threads - 1)]
         self.params = params
         self.fresh = True  # the first search starts the table's generation
 
@@ -80,13 +85,28 @@ class CompiledTree:
 
         inf = INF - 2
         window = (max(alpha + 1, -inf), min(beta - 1, inf))
-        self.engine.mem.history.fill(0)
+        engs = [self.engine, *self.helpers] if window[1] > window[0] else [self.engine]
+        for e in engs:
+            e.mem.history.fill(0)
         try:
-            out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh,
-                                  stop=self.side.stop)
+            if len(engs) == 1:
+                out = self.engine.run(pos.copy(), self.params(pos), deadline, window, fresh=self.fresh,
+                                      stop=self.side.stop)
+            else:
+                out = self._split(pos, deadline, window, engs)
         except OutOfTime as e:
             self.side.nodes += e.nodes
             raise
         finally:
             self.fresh = False
         return out.value, out.move, out.nodes
+
+    def _split(self, pos: Position, deadline: float | None, window: tuple[int, int], engs: list):
+        from solver.endgame import treeengine, treesplit
+
+        if self.fresh:
+            treeengine._new_generation(self.engine.tt)
+        for e in engs:
+            e.st.killers.fill(-1)
+        return treesplit.split_root(pos.copy(), self.params(pos), deadline, len(engs), window, stop=self.side.stop,
+                                    engs=engs)

@@ -131,6 +131,30 @@ def test_four_player_guaranteed_scores_equal_analyze():
     assert any(n.mistake for n in ann.moves)
 
 
+@pytest.mark.parametrize("variant, seed, back", [(DUO, 6, 6), (CLASSIC, 4, 5)], ids=["duo", "four-player"])
+def test_a_value_split_between_threads_agrees_with_one_thread(variant, seed, back, monkeypatch):
+    """The compiled tree's values on one thread, two and three (the root's
+    moves split between engines on one table): the same values, bounds and
+    losses at every move, and the split ran."""
+    from solver.endgame import treesplit
+
+    split = treesplit.split_root
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(len(kwargs["engs"]))
+        return split(*args, **kwargs)
+
+    monkeypatch.setattr(treesplit, "split_root", spy)
+    record = read_record(game_text(seed, variant))
+    start = record.move_count - back
+    anns = [annotate(record, 60.0, from_move=start, threads=t) for t in (1, 2, 3)]
+    notes = [[(n.move, n.before, n.after, n.loss_bounds) for n in a.moves] for a in anns]
+    assert notes[1] == notes[0] and notes[2] == notes[0]
+    assert all(n.before.exact for n in anns[0].moves)
+    assert set(calls) == {2, 3}
+
+
 @pytest.mark.parametrize("variant, seed, back", [(DUO, 6, 6), (JUNIOR, 2, 4), (CLASSIC, 4, 5)],
                          ids=["duo", "junior", "four-player"])
 def test_the_compiled_tree_agrees_with_the_python_tree(variant, seed, back):
