@@ -62,7 +62,7 @@ from solver.endgame import treeengine as te  # noqa: E402
 from solver.endgame import treekernel as tk  # noqa: E402
 from solver.endgame.analysis import ScoreOutlook, solo_puzzle  # noqa: E402
 from solver.endgame.treeengine import Outcome  # noqa: E402
-from solver.endgame.trees import TREE_THREADS  # noqa: E402
+from solver.endgame.trees import tree_threads  # noqa: E402
 from solver.formats.sgf import load_record  # noqa: E402
 from solver.packing import solve  # noqa: E402
 from solver.puzzle.result import Status  # noqa: E402
@@ -422,9 +422,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per solve")
-    ap.add_argument("--threads", type=int, default=TREE_THREADS,
-                    help=f"threads (default {TREE_THREADS}, as analyze): four section, colours searched at once; "
-                         "sample and depth sections, the root's moves split between them (1: one thread)")
+    ap.add_argument("--threads", type=int, default=tree_threads(),
+                    help=f"threads (default {tree_threads()}, one per core, as analyze): four section, colours "
+                         "searched at once; sample and depth sections, the root's moves split between them "
+                         "(1: one thread)")
     ap.add_argument("--backs", type=lambda t: [int(x) for x in t.split(",")], default=list(BACKS),
                     help="placements before the end, comma-separated (default %(default)s)")
     ap.add_argument("--policy", choices=sorted(POLICIES), default="random",
