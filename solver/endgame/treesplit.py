@@ -438,10 +438,11 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
                          join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
     """The guaranteed scores of several colours, searched on ``workers``
     threads at once (two per colour at most), an engine with tables of its
-    own each, in the order given; a thread that finds no colour left (``join``) takes over half of
-    a colour still searched by one thread: that search stops at its next
-    look at the clock and goes on as a root split between the two threads
-    (:func:`split_root`) on the table it filled, with the bounds it proved.
+    own each, in the order given; a thread that finds no colour left
+    (``join``) takes over half of a colour still searched by one thread:
+    that search stops at its next look at the clock and goes on as a root
+    split between the two threads (:func:`split_root`) on the table it
+    filled, with the bounds it proved.
     One colour often takes most of the time (benchmarks/RESULTS.md), so
     without joining the other core would idle. A colour not proven by the
     deadline (or before ``stop`` is set) maps to its OutOfTime; any other
