@@ -169,6 +169,11 @@ def reuse_check(games: Path, out: Path, options: AnnotateOptions) -> None:
     print(f"differences: {'; '.join(differ) or 'none'}")
 
 
+def _values(ann) -> list:
+    """Every move's value before and after it and the bounds of its loss."""
+    return [(n.before, n.after, n.loss_bounds) for n in ann.moves]
+
+
 def tree_check(games: Path, options: AnnotateOptions) -> None:
     """Serial, game by game: the Python tree against the compiled one
     (alternating which goes first), seconds and positions, and whether
@@ -185,8 +190,7 @@ def tree_check(games: Path, options: AnnotateOptions) -> None:
             anns[tree] = annotate(record, options.time_limit, options.from_move, tree=tree, threads=options.threads)
             total[tree] += anns[tree].seconds
         py, co = anns["python"], anns["compiled"]
-        same = [(n.before, n.after, n.loss_bounds) for n in py.moves] == [
-            (n.before, n.after, n.loss_bounds) for n in co.moves]
+        same = _values(py) == _values(co)
         print(f"{path.stem.split('-')[1]:>4} {py.seconds:9.2f} {py.nodes:10,} | {co.seconds:10.2f} {co.nodes:10,} | "
               f"{py.seconds / max(co.seconds, 1e-3):9.1f}x | {'yes' if same else 'NO'}")
     print(f"all  {total['python']:9.1f}            | {total['compiled']:10.1f}            | "
@@ -212,8 +216,7 @@ def threads_check(games: Path, options: AnnotateOptions) -> None:
             anns[threads] = annotate(record, options.time_limit, options.from_move, tree=options.tree, threads=threads)
             total[threads] += time.perf_counter() - start
         one, two = anns[1], anns[2]
-        same = [(n.before, n.after, n.loss_bounds) for n in one.moves] == [
-            (n.before, n.after, n.loss_bounds) for n in two.moves]
+        same = _values(one) == _values(two)
         print(f"{path.stem.split('-')[1]:>4} {one.seconds:11.2f} {one.nodes:10,} | {two.seconds:11.2f} "
               f"{two.nodes:10,} | {one.seconds / max(two.seconds, 1e-3):4.2f}x | {'yes' if same else 'NO'}", flush=True)
     print(f"all  {total[1]:11.1f}            | {total[2]:11.1f}            | {total[1] / max(total[2], 1e-3):4.2f}x"

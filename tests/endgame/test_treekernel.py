@@ -229,7 +229,7 @@ def test_guaranteed_scores_on_two_threads_equal_minimax(join):
 
 def test_guaranteed_scores_on_more_threads_than_colours_take_two_each_at_most(monkeypatch):
     """Sixteen threads asked for four colours: eight engines built (each
-    colour on two threads at most), the scores and best moves minimax's."""
+    colour on two threads at most), the scores minimax's."""
     from solver.endgame import treesplit
 
     built = []
