@@ -53,7 +53,7 @@ MAX_LINE = 30  # moves in a best-line variation
 WALK_SHARE = 0.85  # of the time limit for the values; the rest for best lines and only-move checks
 from solver.endgame.annotation import Bounds, GameAnnotation, MoveNote
 from solver.endgame.trees import TABLE_BITS, Tree, choose, load_compiled_tree, tree_threads, wanted
-from solver.endgame.walktrees import CompiledTree, PythonTree
+from solver.endgame.walktrees import CompiledTree, Known, PythonTree
 
 
 class _Side:
@@ -72,16 +72,20 @@ class _Side:
         self.nodes = 0
         self.tree: PythonTree | CompiledTree = PythonTree(self)
 
-    def _search(self, pos: Position, deadline: Deadline, alpha: int, beta: int) -> tuple[int, Move | None]:
-        value, move, nodes = self.tree.search(pos, deadline.at, alpha, beta)
+    def _search(self, pos: Position, deadline: Deadline, alpha: int, beta: int,
+                known: Known | None = None) -> tuple[int, Move | None]:
+        value, move, nodes = self.tree.search(pos, deadline.at, alpha, beta, known)
         self.nodes += nodes
         return value, move
 
     def value(self, pos: Position, deadline: Deadline, hint: Bounds | None = None,
-              search: bool = True) -> tuple[Bounds, Move | None]:
+              search: bool = True, reached_by: Move | None = None) -> tuple[Bounds, Move | None]:
         """The value of ``pos`` (exact, or proven bounds when the search ran
         out of time or ``search`` is off) and the best move found. ``hint``:
-        bounds known from elsewhere (the position after the played move)."""
+        bounds known from elsewhere (the position after the played move);
+        ``reached_by``: the move of the colour to move that reaches the
+        hint's bound on its side (the played move), so the search asks only
+        whether another move does better."""
         if pos.game_over:
             v = self.evaluate(pos)
             return Bounds(v, v), None
@@ -90,8 +94,14 @@ class _Side:
             raise AssertionError(f"contradictory bounds {bounds} at {pos!r}: a bug")
         if bounds.exact or not search or deadline.expired():
             return bounds, None
+        known = None
+        if reached_by is not None and hint is not None:
+            maximising = pos.to_move in self.maximiser
+            bound, hinted = (bounds.lo, hint.lo) if maximising else (bounds.hi, hint.hi)
+            if bound == hinted:  # the hint's bound is the binding one
+                known = (reached_by, bound)
         try:
-            value, move = self._search(pos, deadline, bounds.lo - 1, bounds.hi + 1)
+            value, move = self._search(pos, deadline, bounds.lo - 1, bounds.hi + 1, known)
         except OutOfTime as e:
             proven = e.bounds  # the compiled engine's, narrowed by the root moves searched (None from the Python tree)
             return bounds.meet(Bounds(*proven) if proven else None), None
@@ -239,7 +249,8 @@ class _Walk:
                 pos = self.at(j)
                 after = nxt[0]
                 hint = Bounds(after.lo, BIG) if pos.to_move in side.maximiser else Bounds(-BIG, after.hi)
-            self.values[key] = side.value(self.at(j), self.walk, hint, search and self._time())
+            self.values[key] = side.value(self.at(j), self.walk, hint, search and self._time(),
+                                          self.played(j + 1) if hint is not None else None)
         return self.values[key]
 
     def _time(self) -> bool:

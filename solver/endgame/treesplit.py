@@ -240,19 +240,25 @@ class _Figures:
 
 def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi: int, deadline: float | None,
            plies: int, figures: _Figures, depth: int = 0, stop: threading.Event | None = None,
-           first: Move | None = None) -> tuple[int, Move]:
+           first: Move | None = None, known: tuple[Move, int] | None = None) -> tuple[int, Move]:
     """(value, best move) of ``pos`` (``depth`` plies below the top, its
     parameters ``params``) within (lo, hi): with ``plies`` > 1 its first
     move's value first (split the same way, one ply less: the principal
     variation is split all the way down), then its other moves tested
     against it on every thread; ``stop`` set ends the threads (OutOfTime)
-    as the deadline does; ``first``: a move searched before the others."""
-    moves = root_moves(pos, params, first)
+    as the deadline does; ``first``: a move searched before the others;
+    ``known``: a move and the value it is proven to reach, taken as the
+    first move's value (the others are tested against it at once)."""
+    moves = root_moves(pos, params, known[0] if known is not None else first)
     root = _Root(pos, params, lo, hi, bool(params.maximiser[pos.to_move]), moves, deadline)
     root.stale = [threading.Event() for _ in engs]
     child = pos.copy()
     child.push(moves[0])
-    if plies > 1 and not child.game_over:
+    if known is not None:
+        if moves[0] != known[0]:
+            raise ValueError(f"the known move {known[0]} is not legal here")
+        root.best, root.best_move, root.taken = known[1], known[0], 1
+    elif plies > 1 and not child.game_over:
         root.best, _ = _split(child, below(params), engs, lo, hi, deadline, plies - 1, figures, depth + 1, stop)
         root.best_move, root.taken = moves[0], 1
     threads = [threading.Thread(target=_worker, args=(root, e, k)) for k, e in enumerate(engs)]
@@ -276,7 +282,8 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
 def split_root(pos: Position, params: tk.Params, deadline: float | None, workers: int = 2,
                window: tuple[int, int] | None = None, table_bits: int = 20, share: bool = True,
                plies: int = 1, stop: threading.Event | None = None,
-               engs: list[te.Engine] | None = None, first: Move | None = None) -> te.Outcome:
+               engs: list[te.Engine] | None = None, first: Move | None = None,
+               known: tuple[Move, int] | None = None) -> te.Outcome:
     """The value and best move of ``pos`` (the game not over), its moves
     searched on ``workers`` threads (``share``: one table for all; else an
     engine with tables of its own each), the first move's value first
@@ -284,13 +291,17 @@ def split_root(pos: Position, params: tk.Params, deadline: float | None, workers
     the bounds proven when the deadline passes first. ``engs``: engines
     on one table that already holds this search's entries (a search taken
     over half way: its table, history and killers are kept). ``first``: a
-    move to search before the others (one that decided a winner's test)."""
+    move to search before the others (one that decided a winner's test).
+    ``known``: a root move proven to reach the window's bound on the side
+    to move's side (lo when it maximises, hi otherwise): the other moves
+    are only tested against it, and it is the answer when none is better."""
     t0 = time.perf_counter()
     lo, hi = window if window is not None else (-tk.INF + 2, tk.INF - 2)
     engs = engs or fresh_engines(pos.board, table_bits, workers, share)
     figures = _Figures()
     try:
-        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop, first=first)
+        value, move = _split(pos, params, engs, lo, hi, deadline, plies, figures, stop=stop, first=first,
+                             known=known)
     except te.OutOfTime:
         best = figures.root_best  # a root move's value bounds the side to move's side of the root
         if best is not None:
