@@ -34,7 +34,7 @@ from solver.core.position import Move, Position
 from solver.core.variants import Variant
 from solver.endgame import treeengine as te
 from solver.endgame import treekernel as tk
-from solver.endgame.treesplit import child_window, decides, prefers, root_moves
+from solver.endgame.treesplit import child_window, decides, move_bounds, prefers, root_moves
 from solver.endgame.winnerfirst import winner_then_value
 
 LOOK_EVERY = 0.2  # seconds between a task's looks at its node's best value
@@ -273,7 +273,7 @@ class _Search:
         first.push(moves[0])
         start = 0
         if plies > 1 and not first.game_over:
-            best, _ = self.node(path + (moves[0],), first, lo, hi, plies - 1)
+            best, _ = self.node(path + (moves[0],), first, *move_bounds(maximising, lo, hi), plies - 1)
             best_move, start = moves[0], 1
         variable.set((best, False))
 

@@ -69,6 +69,15 @@ def child_window(lo: int, hi: int, maximising: bool, bound: int | None, test: bo
     return (bound - 1, bound) if test else (lo - 1, bound)
 
 
+def move_bounds(maximising: bool, lo: int, hi: int) -> tuple[int, int]:
+    """The proven bounds of a move's value, the value of the position it
+    is played in proven in (lo, hi): a move is worth no more than the best
+    one (no less, where the side to move minimises); on the other side
+    nothing is proven (a move can be worse than the position)."""
+    inf = tk.INF - 2
+    return (-inf, hi) if maximising else (lo, inf)
+
+
 @dataclass
 class _Root:
     """What the threads share: the root moves not yet taken, the best
@@ -259,7 +268,8 @@ def _split(pos: Position, params: tk.Params, engs: list[te.Engine], lo: int, hi:
             raise ValueError(f"the known move {known[0]} is not legal here")
         root.best, root.best_move, root.taken = known[1], known[0], 1
     elif plies > 1 and not child.game_over:
-        root.best, _ = _split(child, below(params), engs, lo, hi, deadline, plies - 1, figures, depth + 1, stop)
+        root.best, _ = _split(child, below(params), engs, *move_bounds(root.maximising, lo, hi), deadline, plies - 1,
+                              figures, depth + 1, stop)
         root.best_move, root.taken = moves[0], 1
     threads = [threading.Thread(target=_worker, args=(root, e, k)) for k, e in enumerate(engs)]
     for th in threads:

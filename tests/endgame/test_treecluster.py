@@ -18,9 +18,10 @@ from solver.core.position import Move, Position
 from solver.core.variants import DUO, JUNIOR
 from solver.endgame import treecluster as tc
 from solver.endgame import treeengine as te
+from solver.endgame import treekernel as tk
 from solver.endgame.gametree import OutOfTime
 from solver.formats.sgf import load_record
-from tests.endgame.test_treekernel import SMALL, endgames
+from tests.endgame.test_treekernel import SMALL, endgames, hundred_endgames
 from tests.util import ROOT, random_game
 
 
@@ -84,6 +85,25 @@ def test_cluster_split_equals_minimax(client):
             assert out.nodes == sum(r.nodes for r in split.tasks) > 0
             assert {r.path[0] for r in split.tasks} <= set(pos.legal_moves())
     assert {p.to_move % 2 for p, _ in found} == {0, 1}  # maximising and minimising roots
+
+
+def test_cluster_split_in_a_proven_window_equals_minimax(client):
+    """The principal variation split two plies down (``analyze``'s
+    setting) when the root's value is proven on one side only, with the
+    value on the window's edge (as the winner's tests leave it): the
+    first move's value can lie outside the window, so its node is searched
+    within its own proven bounds. Values and best moves as minimax's."""
+    small, large = hundred_endgames(0)
+    roots = [(pos, oracle) for pos, oracle in (small + large)[20:30] if pos.to_move is not None]
+    for pos, oracle in roots:
+        want = oracle(pos)[0]
+        for window in ((want, tk.INF - 2), (-tk.INF + 2, want)):
+            out = tc.solve_two_player(pos.copy(), client, None, window, plies=2, table_bits=14).outcome
+            assert out.value == want, window
+            pos.push(out.move)
+            assert oracle(pos)[0] == want, window
+            pos.pop()
+    assert len(roots) >= 8
 
 
 def test_cluster_null_window_tests_prove_what_they_say(client):

@@ -427,6 +427,33 @@ def test_root_split_on_two_threads_equals_minimax():
         assert {c % 2 for c in [p.to_move for p, _ in found]} == {0, 1}  # maximising and minimising roots
 
 
+def test_a_split_principal_variation_in_a_proven_window_equals_minimax():
+    """The first move's value split further down (two and three plies)
+    when the root's value is proven in a narrow window with the value on
+    its edge (as a winner's test leaves it): the first move's own value
+    can lie outside the window, so it is searched within its own proven
+    bounds. Values and best moves as minimax's."""
+    from solver.endgame import treesplit
+
+    small, large = hundred_endgames(0)
+    checked = 0
+    for pos, oracle in (small + large)[:60]:
+        if pos.to_move is None:
+            continue
+        want = oracle(pos)[0]
+        params = te.two_player_params(pos, te.TWO_PLAYER)
+        for window in ((want, tk.INF - 2), (-tk.INF + 2, want), (want - 1, want + 1), (want, want + 3)):
+            for plies in (2, 3):
+                engs = treesplit.fresh_engines(pos.board, 14, 2, True)
+                out = treesplit.split_root(pos.copy(), params, None, 2, window, 14, plies=plies, engs=engs)
+                assert out.value == want, (window, plies)
+                pos.push(out.move)
+                assert oracle(pos)[0] == want, (window, plies)
+                pos.pop()
+                checked += 1
+    assert checked >= 400
+
+
 @pytest.mark.parametrize("variant", [None, DUO])
 def test_split_nodes_take_the_kernels_order_at_a_fresh_root(variant):
     """treesplit.root_moves: every legal move once; where the parameters
