@@ -375,8 +375,7 @@ def null_window(pos: Position, params: tk.Params, deadline: float | None, t: int
                 child = pos.copy()
                 child.push(move)
                 try:
-                    out = (te.solve_two_player(child, None) if child.game_over else
-                           eng.run(child, below(params), deadline, alpha_beta=(t - 1, t), fresh=False, stop=halt))
+                    out = eng.run(child, below(params), deadline, alpha_beta=(t - 1, t), fresh=False, stop=halt)
                 except te.OutOfTime as e:
                     with test.lock:
                         test.nodes += e.nodes

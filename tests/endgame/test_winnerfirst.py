@@ -29,13 +29,19 @@ def positions():
     return small + large
 
 
-def test_null_window_tests_prove_what_they_say(positions):
+@pytest.mark.parametrize("kind", ["two-player", "guaranteed"])
+def test_null_window_tests_prove_what_they_say(positions, kind):
     """For thresholds around the value and around zero: a fail-soft answer
     v >= t means value >= v, v < t means value <= v; the move that decides
-    a test at the side to move's favour reaches v."""
+    a test at the side to move's favour reaches v. The two-player value,
+    and the score the colour to move guarantees (finished positions below
+    the root scored as that score, not as the two-player value)."""
     for pos, oracle in positions:
-        value = oracle(pos)[0]
-        params = te.two_player_params(pos, te.TWO_PLAYER)
+        if kind == "two-player":
+            k, params = 0, te.two_player_params(pos, te.TWO_PLAYER)
+        else:
+            k, params = 1 + pos.to_move, te.guaranteed_params(pos, pos.to_move)
+        value = oracle(pos)[k]
         maximising = bool(params.maximiser[pos.to_move])
         engs = treesplit.fresh_engines(pos.board, 14, 2, True)
         for t in sorted({value, value + 1, 1, 0}):
@@ -45,7 +51,7 @@ def test_null_window_tests_prove_what_they_say(positions):
             if out.move is not None:
                 assert (out.value >= t) == maximising
                 pos.push(out.move)
-                reached = oracle(pos)[0]
+                reached = oracle(pos)[k]
                 pos.pop()
                 assert reached >= out.value if maximising else reached <= out.value
 
