@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -203,15 +204,17 @@ def arm_run(pos: Position, limit: float, arm: str):
     """(Outcome or None, seconds, nodes, bounds proven) of one arm of the
     depth sections: ``arm`` is a thread count, the root split between them
     (``"1"``: the kernel alone), with ``w`` after it the winner first
-    (solver.endgame.winnerfirst, as analyze)."""
-    threads, winner_first = int(arm.rstrip("w")), arm.endswith("w")
+    (solver.endgame.winnerfirst, as analyze), and ``v`` after that on
+    every row what a colour makes sure of alone (Params.private)."""
+    threads, winner_first = int(arm.rstrip("wv")), "w" in arm
+    settings = replace(te.TWO_PLAYER, private=tk.MAX_PLIES) if arm.endswith("wv") else te.TWO_PLAYER
     if not winner_first:
         out, seconds, nodes = compiled(pos, limit, split=threads)
         return out, seconds, nodes, (out.value, out.value) if out is not None else None
     t0 = time.perf_counter()
     try:
         out = treesplit.solve_two_player(pos.copy(), time.monotonic() + limit, workers=threads,
-                                         table_bits=TABLE_BITS, winner_first=True)
+                                         table_bits=TABLE_BITS, winner_first=True, settings=settings)
     except te.OutOfTime as e:
         return None, time.perf_counter() - t0, e.nodes, e.bounds
     return out, time.perf_counter() - t0, out.nodes, (out.value, out.value)
@@ -355,11 +358,13 @@ def section_four(args) -> None:
     ``--threads`` colours searched at once, as blokus analyze does), in each
     of ``--four-ways`` side by side (the order alternating game by game):
     ``join`` (a thread with no colour left takes over half of one still
-    searched, as analyze does) or ``at-once`` (it idles)."""
+    searched, as analyze does) or ``at-once`` (it idles); ``:v0`` after
+    either: without what a colour makes sure of alone
+    (``treeengine.GUARANTEED`` with ``private`` off), as before that bound."""
     ways = args.four_ways.split(",")
     print(f"four-player guaranteed scores, {args.policy} games ({args.limit:.0f} s for the four colours, "
           f"{args.threads} at once; {' and '.join(ways)})")
-    print(f"{'back':>4} {'game':>4} {'way':<8} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8}"
+    print(f"{'back':>4} {'game':>4} {'way':<10} {'blue':>6} {'yellow':>6} {'red':>6} {'green':>6} {'seconds':>8}"
           f" {'positions':>12}")
     for back in args.backs:
         done = dict.fromkeys(ways, 0)
@@ -368,13 +373,14 @@ def section_four(args) -> None:
             for way in (ways if g % 2 == 0 else ways[::-1]):
                 deadline = time.monotonic() + args.limit
                 t0, nodes, cells = time.perf_counter(), 0, []
+                settings = replace(te.GUARANTEED, private=0) if way.endswith(":v0") else te.GUARANTEED
                 found = treesplit.solve_guaranteed_all(pos, range(4), deadline, args.threads, TABLE_BITS,
-                                                       join=way == "join")
+                                                       join=way.startswith("join"), settings=settings)
                 for out in found.values():
                     nodes += out.nodes
                     cells.append(f"{'-' if isinstance(out, te.OutOfTime) else out.value:>6}")
                 done[way] += all(x.strip() != "-" for x in cells)
-                print(f"{back:>4} {g:>4} {way:<8} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}",
+                print(f"{back:>4} {g:>4} {way:<10} {' '.join(cells)} {time.perf_counter() - t0:>8.2f} {nodes:>12,}",
                       flush=True)
         print(f"{back:>4} all four proven: " + ", ".join(f"{way} {done[way]} of {args.games}" for way in ways))
 
@@ -432,9 +438,11 @@ def main() -> None:
                     help="how the games are played: random moves of the largest piece, or person-like")
     ap.add_argument("--arms", default="",
                     help="depth and duo sections: arms side by side, a thread count each, 'w' after it: the winner "
-                         "first (as analyze), e.g. 2,2w (default: the --threads count, winner first)")
+                         "first (as analyze), 'v' after that: what a colour makes sure of alone on every row too, e.g. "
+                         "2,2w,2wv (default: the --threads count, winner first)")
     ap.add_argument("--four-ways", default="join",
-                    help="four section: join (as analyze), at-once, or both side by side: join,at-once")
+                    help="four section: join (as analyze), at-once, or both side by side: join,at-once; "
+                         "':v0' after one: without what a colour makes sure of alone (join,join:v0)")
     args = ap.parse_args()
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     proven: dict = {}

@@ -31,7 +31,10 @@ settling solo optima by the move-by-move search instead of the attach-square one
 default), ``oN`` moves ordered by a static evaluation
 too on rows up to N plies down (Params.order_eval), ``yN`` the moves that
 leave the other side fewest moves first on rows up to N plies down
-(Params.order_mobility), ``T`` the two-player
+(Params.order_mobility), ``vN`` on rows up to N plies down a counting
+colour's solo optimum in the part of its reach no other colour's meets
+as a bound (Params.private; ``treeengine.GUARANTEED`` has it on every
+row), ``T`` the two-player
 value's settings (treeengine.TWO_PLAYER: ``f1:t90:k2000:p5:m1:x:y5``), then
 the options after it. The guess is the value of the greedy line
 (every colour plays its largest piece, the first listed), as
@@ -107,7 +110,7 @@ def one_pass(eng, pos, p, alpha, beta, fresh, used, cap):
 
 def solve(method, pos, cap, guess):
     bits, etc, tight, sbits, tb, fit, pieces, ratio, mover, reach = TABLE_BITS, 6, 0, 20, 200_000, 0, 0, 0, -1, 0
-    order, solo_budget, attach, mobility = 0, te.PLAIN.solo_budget, te.PLAIN.solo_attach, 0
+    order, solo_budget, attach, mobility, private = 0, te.PLAIN.solo_budget, te.PLAIN.solo_attach, 0, 0
     method, *opts = method.split(":")
     for o in opts:
         if o[0] == "S":
@@ -120,6 +123,8 @@ def solve(method, pos, cap, guess):
             mobility = s.order_mobility
         elif o[0] == "y":
             mobility = int(o[1:])
+        elif o[0] == "v":
+            private = int(o[1:])
         elif o[0] == "o":
             order = int(o[1:])
         elif o[0] == "b":
@@ -146,7 +151,8 @@ def solve(method, pos, cap, guess):
     p = te.params(pos, WEIGHT, MAXIMISER, te.Settings(etc_plies=etc, tight=tight, tight_budget=tb, fit=fit,
                                                       tight_pieces=pieces, tight_ratio=ratio, mover=mover, reach=reach,
                                                       order_eval=order, solo_budget=solo_budget,
-                                                      solo_attach=attach, order_mobility=mobility))
+                                                      solo_attach=attach, order_mobility=mobility,
+                                                      private=private))
     if eng.so.table.key.shape[0] != 1 << sbits:
         eng.so = te._solo(eng.tb, sbits)
     eng.so.table.key.fill(0)  # every method starts with an empty solo memo

@@ -66,7 +66,11 @@ analyze``'s two-player values) runs with ``treeengine.TWO_PLAYER``: fit
 on, solo bounds on every ply for colours with at most 5 pieces in hand, 6
 for the colour to move, reaches by chains of placements for every hand,
 fastest first on the top five rows (benchmarks/RESULTS.md); guaranteed
-scores with ``treeengine.GUARANTEED`` (fastest first only);
+scores with ``treeengine.GUARANTEED`` (fastest first, reaches by chains of
+placements, and ``Params.private``:
+the part of a counting colour's reach that no other colour's reach meets
+stays free for it whatever they do, so its solo optimum there is a score it
+makes sure of, a bound on the side it counts for; :func:`_private`);
 :func:`params` and :func:`two_player_params` keep them off.
 """
 
@@ -97,6 +101,7 @@ BUDGET, DONE, OVERFLOW = 0, 1, 2
 C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
 C_BOUND_CALLS, C_BOUND_RUNS, C_BOUND_NODES, C_BOUND_CUTS = range(9, 13)  # _tighten's solo bounds
 C_MOVE_CUTS = 13  # children refuted before they were made, by the mover's solo bound after its move
+C_PRIVATE_RUNS, C_PRIVATE_CUTS = 14, 15  # _private's solo searches, and the nodes its bounds refuted
 # child search kinds (PVS)
 FULL, NULL = 0, 1
 # solo ctl
@@ -176,6 +181,8 @@ class Params(NamedTuple):
     order_mobility: int  # rows up to this many plies down: moves leaving the other side fewest replies first (0: off)
     root_ply: int = 0  # the ply of a larger tree the root stands at (a split root's child: 1); no move is wanted
     # of a root below the top, so it is settled and bounded as any node there
+    private: int = 0  # rows up to this many plies down: a counting colour makes sure of its solo optimum in the part
+    # of its reach no other colour's meets (_private), where that can refute the window (0: off)
 
 
 class Table(NamedTuple):
@@ -666,6 +673,10 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
         lo, hi = _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
         if hi <= alpha or lo >= beta:
             ctl[C_BOUND_CUTS] += 1
+    if d + sp.root_ply <= sp.private and lo < beta and hi > alpha:
+        lo, hi = _private(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
+        if hi <= alpha or lo >= beta:
+            ctl[C_PRIVATE_CUTS] += 1
     st.bound[d, 0] = lo
     st.bound[d, 1] = hi
     st.bound[d, 2] = 1
@@ -720,6 +731,65 @@ def _tighten(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
                 st.up[d, o] = value - now
             if hi <= alpha if side == 0 else lo >= beta:
                 break
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _private(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
+    """Bounds (lo, hi) of row d raised (for a colour that counts for the
+    maximisers; lowered for one that counts for the minimisers) by what the
+    colour makes sure of alone: no other colour can ever cover a square of
+    its reach that their reaches miss, so its placements inside that part
+    stay legal whatever they do, and playing its solo optimum there first
+    is a line it can always follow. A solo search (memoised with the
+    settling ones) runs only where the part's size could refute the window."""
+    nw = tb.n_words
+    sc = st.scratch
+    for o in range(4):
+        bit = np.int64(1) << o
+        w = sp.weight[o]
+        if w == 0 or not live & bit or st.skip[d] & bit or (lo >= beta if w > 0 else hi <= alpha):
+            continue
+        room = 0
+        for x in range(nw):
+            r = sc[o, x]
+            for q in range(4):
+                if q != o and live & (np.int64(1) << q):
+                    r &= ~sc[q, x]
+            sc[4, x] = r
+            room += popcount(r)
+        if room == 0:
+            continue
+        now = _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o])
+        up = _most_fit(tb, sp, st.hand[d, o], st.spare[d, o], room, st.fits[d, o])
+        if (lo + w * up < beta) if w > 0 else (hi + w * up > alpha):
+            continue  # even all of it would not refute the window
+        for x in range(nw):
+            sc[o, x] = sc[4, x]
+        h = _solo_root(tb, sp, st, so, d, o)
+        for x in range(nw):
+            so.forbidden[0, 0, x] |= tb.open[0, x] & ~sc[o, x]  # placements inside the part only
+            sc[o, x] = st.reach[d, o, x]
+        found, v, hi_v, _ = _probe(so.table, h)
+        ok = found and v == hi_v
+        if not ok and not _probe(so.table, h ^ GAVE_UP)[0]:
+            so.ctl[S_NODES] = 0
+            so.ctl[S_ABORT] = 0
+            attach = sp.solo_attach and st.spare[d, o] == 0
+            v = _solo_search(tb, sp, so, mem, o, -INF, attach)
+            ctl[C_SOLO_NODES] += so.ctl[S_NODES]
+            ctl[C_PRIVATE_RUNS] += 1
+            if so.ctl[S_ABORT]:
+                _store(so.table, h ^ GAVE_UP, 0, 0, -1, 63)
+            else:
+                ok = True
+                if attach:
+                    _store(so.table, h, v, v, -1, 0)
+        if ok and v > now:
+            if w > 0:
+                lo += w * (v - now)
+            else:
+                hi += w * (v - now)
     return lo, hi
 
 

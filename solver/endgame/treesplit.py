@@ -454,8 +454,8 @@ def _helper(owner: te.Engine) -> te.Engine:
 
 
 def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers: int = 2, table_bits: int = 20,
-                         stop: threading.Event | None = None,
-                         join: bool = True) -> dict[int, te.Outcome | te.OutOfTime]:
+                         stop: threading.Event | None = None, join: bool = True,
+                         settings: te.Settings = te.GUARANTEED) -> dict[int, te.Outcome | te.OutOfTime]:
     """The guaranteed scores of several colours, searched on ``workers``
     threads at once (two per colour at most), an engine with tables of its
     own each, in the order given; a thread that finds no colour left
@@ -463,6 +463,7 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
     that search stops at its next look at the clock and goes on as a root
     split between the two threads (:func:`split_root`) on the table it
     filled, with the bounds it proved.
+    ``settings``: the searches' (treeengine.GUARANTEED by default).
     One colour often takes most of the time (benchmarks/RESULTS.md), so
     without joining the other core would idle. A colour not proven by the
     deadline (or before ``stop`` is set) maps to its OutOfTime; any other
@@ -480,7 +481,7 @@ def solve_guaranteed_all(pos: Position, colors, deadline: float | None, workers:
         eng = slot.engine
         if pos.game_over:
             return te.solve_guaranteed(pos, c, deadline)
-        p = te.guaranteed_params(pos, c)
+        p = te.guaranteed_params(pos, c, settings)
         eng.st.killers.fill(-1)  # a fresh search (this kind of engine keeps them from load to load)
         try:
             return eng.run(pos.copy(), p, deadline, stop=EitherSet(stop, slot.join))

@@ -538,3 +538,24 @@ def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
         check(pos, oracle, **settings)
     for pos, oracle in large:
         check(pos, oracle, colors=(pos.to_move,), **settings)
+
+
+def test_what_a_colour_makes_sure_of_alone_keeps_values_exact():
+    """Params.private on every row (a counting colour's solo optimum in the
+    part of its reach no other colour's meets, as a bound on the side it
+    counts for): on 100 endgames the two-player value, guaranteed scores
+    and best moves stay minimax's, and the bound refutes nodes."""
+    settings = {"two_player": replace(te.TWO_PLAYER, private=tk.MAX_PLIES),
+                "guaranteed": replace(te.GUARANTEED, private=tk.MAX_PLIES)}
+    small, large = hundred_endgames(seed0=1100)
+    for pos, oracle in small:
+        check(pos, oracle, **settings)
+    for pos, oracle in large:
+        check(pos, oracle, colors=(pos.to_move,), **settings)
+    cuts = 0
+    for pos, _ in small:
+        eng = te.engine(pos.board, 14)
+        for c in range(4):
+            eng.run(pos.copy(), te.guaranteed_params(pos, c, settings["guaranteed"]), None)
+            cuts += int(eng.ctl[tk.C_PRIVATE_CUTS])
+    assert cuts > 0
