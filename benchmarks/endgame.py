@@ -18,7 +18,8 @@ one but ``solo`` and ``python``, the solo optima and the Python tree):
   piece left; ``person``: as a person might, see :func:`person_game`) at
   ``--backs`` placements before their end, with seconds and proven or
   not (the winner where only it is proven), on each of ``--arms`` side
-  by side (a thread count, ``w`` after it: the winner first, as analyze);
+  by side (a thread count, ``w`` after it: the winner first, as analyze;
+  ``v`` after that: what a colour makes sure of alone on every row too);
 - ``duo``: the same for seeded Blokus Duo games;
 - ``sample``: puzzles/games/sample-2p.blksgf at move 52 (13 plies) and 56
   (``sample`` and ``depth`` split the root's moves between ``--threads``
