@@ -543,7 +543,8 @@ def test_moves_ordered_by_the_static_evaluation_keep_values_exact():
 def test_what_a_colour_makes_sure_of_alone_keeps_values_exact():
     """Params.private on every row (a counting colour's solo optimum in the
     part of its reach no other colour's meets, as a bound on the side it
-    counts for): on 100 endgames the two-player value, guaranteed scores
+    counts for; treeengine.GUARANTEED has it, and here the two-player
+    settings too): on 100 endgames the two-player value, guaranteed scores
     and best moves stay minimax's, and the bound refutes nodes."""
     settings = {"two_player": replace(te.TWO_PLAYER, private=tk.MAX_PLIES),
                 "guaranteed": replace(te.GUARANTEED, private=tk.MAX_PLIES)}
