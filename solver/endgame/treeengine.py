@@ -241,9 +241,9 @@ PLAIN = Settings()  # solo optima
 FASTEST_FIRST_ROWS = 5
 # guaranteed scores: fastest first, and on every row what the colour makes sure
 # of alone in the part of its reach the others' reaches miss, the reaches by
-# chains of placements (four-player games 12 placements before the end: all
-# four scores proven in 30 s in 8 of 10 against 7, 3.9 s against 18.8 s on
-# the seven both prove; benchmarks/RESULTS.md)
+# chains of placements (four-player games: all four scores proven in 30 s in
+# 8 of 10 against 7 at 12 placements before the end, 3.9 s against 18.8 s on
+# the seven both prove, and 8 of 10 against 6 at 14; benchmarks/RESULTS.md)
 GUARANTEED = Settings(order_mobility=FASTEST_FIRST_ROWS, private=MAX_PLIES, reach=N_PIECES)
 # the two-player value's bounds: each one measured to take fewer positions and
 # CPU seconds than without (benchmarks/RESULTS.md): the solo bounds and fit on
