@@ -101,7 +101,7 @@ BUDGET, DONE, OVERFLOW = 0, 1, 2
 C_DEPTH, C_MODE, C_VALUE, C_NODES, C_SOLO_NODES, C_SOLO_RUNS, C_SETTLED, C_ETC, C_REACHES = range(9)
 C_BOUND_CALLS, C_BOUND_RUNS, C_BOUND_NODES, C_BOUND_CUTS = range(9, 13)  # _tighten's solo bounds
 C_MOVE_CUTS = 13  # children refuted before they were made, by the mover's solo bound after its move
-C_PRIVATE_RUNS, C_PRIVATE_CUTS = 14, 15  # _private's solo searches, and the nodes its bounds refuted
+C_PRIVATE_CUTS = 14  # nodes refuted by what a colour makes sure of alone (_private)
 # child search kinds (PVS)
 FULL, NULL = 0, 1
 # solo ctl
@@ -663,7 +663,7 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             st.skip[d] |= bit  # plays alone and does not count: out of the tree
             ctl[C_SETTLED] += 1
             continue
-        ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o)
+        ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o, False)
         if ok:
             st.skip[d] |= bit
             st.gain[d] += sp.weight[o] * (value - _score(tb, st.hand[d, o], st.spare[d, o], st.bonus[d, o]))
@@ -766,25 +766,9 @@ def _private(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta):
             continue  # even all of it would not refute the window
         for x in range(nw):
             sc[o, x] = sc[4, x]
-        h = _solo_root(tb, sp, st, so, d, o)
+        ok, v = _solo_value(tb, sp, st, so, mem, ctl, d, o, True)
         for x in range(nw):
-            so.forbidden[0, 0, x] |= tb.open[0, x] & ~sc[o, x]  # placements inside the part only
             sc[o, x] = st.reach[d, o, x]
-        found, v, hi_v, _ = _probe(so.table, h)
-        ok = found and v == hi_v
-        if not ok and not _probe(so.table, h ^ GAVE_UP)[0]:
-            so.ctl[S_NODES] = 0
-            so.ctl[S_ABORT] = 0
-            attach = sp.solo_attach and st.spare[d, o] == 0
-            v = _solo_search(tb, sp, so, mem, o, -INF, attach)
-            ctl[C_SOLO_NODES] += so.ctl[S_NODES]
-            ctl[C_PRIVATE_RUNS] += 1
-            if so.ctl[S_ABORT]:
-                _store(so.table, h ^ GAVE_UP, 0, 0, -1, 63)
-            else:
-                ok = True
-                if attach:
-                    _store(so.table, h, v, v, -1, 0)
         if ok and v > now:
             if w > 0:
                 lo += w * (v - now)
@@ -850,11 +834,16 @@ def _solo_root(tb, sp, st, so, d, o):
 
 
 @njit(cache=True, _nrt=False)
-def _solo_value(tb, sp, st, so, mem, ctl, d, o):
+def _solo_value(tb, sp, st, so, mem, ctl, d, o, inside):
     """(found, final score) of colour o playing alone from row d inside its
-    reach scratch[o]; memoised on the colour, its hand and the contents of
-    the reach; a search that gives up is remembered too."""
+    reach scratch[o] (``inside``: a region its placements must keep to, not
+    a reach they cannot leave); memoised on the colour, its hand and the
+    contents of the region (the same for both: inside a reach, every
+    placement keeps to it); a search that gives up is remembered too."""
     h = _solo_root(tb, sp, st, so, d, o)
+    if inside:
+        for w in range(tb.n_words):
+            so.forbidden[0, 0, w] |= tb.open[0, w] & ~st.scratch[o, w]
     found, lo, hi, _ = _probe(so.table, h)
     if found and lo == hi:
         return True, lo
