@@ -603,7 +603,8 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
     """Settle the colours at row d that no longer interact (take them out
     of the rotation, booking their solo gains) and return proven bounds
     (lo, hi) of the value (tightened by _tighten when that can refute the
-    window (alpha, beta))."""
+    window (alpha, beta)). A colour's settling solo search runs only while
+    the bounds do not refute the window yet."""
     nw = tb.n_words
     sc = st.scratch
     live = 0
@@ -663,6 +664,12 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             st.skip[d] |= bit  # plays alone and does not count: out of the tree
             ctl[C_SETTLED] += 1
             continue
+        lo, hi = _bounds(tb, st, sp, d)
+        if hi <= alpha or lo >= beta:  # refuted without this solo search (nor the rest)
+            st.bound[d, 0] = lo
+            st.bound[d, 1] = hi
+            st.bound[d, 2] = 1
+            return lo, hi
         ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o, False)
         if ok:
             st.skip[d] |= bit
