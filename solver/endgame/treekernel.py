@@ -666,10 +666,7 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
             continue
         lo, hi = _bounds(tb, st, sp, d)
         if hi <= alpha or lo >= beta:  # refuted without this solo search (nor the rest)
-            st.bound[d, 0] = lo
-            st.bound[d, 1] = hi
-            st.bound[d, 2] = 1
-            return lo, hi
+            return _outlook_bounds(st, d, lo, hi)
         ok, value = _solo_value(tb, sp, st, so, mem, ctl, d, o, False)
         if ok:
             st.skip[d] |= bit
@@ -684,6 +681,13 @@ def _outlook(tb, st, sp, so, mem, ctl, d, alpha, beta):
         lo, hi = _private(tb, st, sp, so, mem, ctl, d, live, lo, hi, alpha, beta)
         if hi <= alpha or lo >= beta:
             ctl[C_PRIVATE_CUTS] += 1
+    return _outlook_bounds(st, d, lo, hi)
+
+
+@njit(cache=True, _nrt=False)
+def _outlook_bounds(st, d, lo, hi):
+    """Keep the outlook's bounds (lo, hi) of row d (the mover's bound reads
+    them) and return them."""
     st.bound[d, 0] = lo
     st.bound[d, 1] = hi
     st.bound[d, 2] = 1
